@@ -1,0 +1,43 @@
+# vendorhub: `make run` starts the whole product, `make test` runs every check. Both set up .venv first.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(CURDIR)/$(VENV)/bin
+export PATH := $(BIN):$(PATH)
+# Development defaults; production sets its own environment and never runs make.
+export DJANGO_DEBUG ?= true
+export HUB_SANDBOX_ENABLED ?= true
+
+.PHONY: run test lint messages setup
+
+$(VENV)/.runtime: requirements.txt constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet -r requirements.txt -c constraints.txt
+	touch $@
+
+$(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
+	$(BIN)/pip install --quiet -r requirements-dev.txt -c constraints.txt
+	touch $@
+
+## messages: compile the Korean (and any other) translations
+messages: $(VENV)/.runtime
+	$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=var --verbosity=0
+
+## setup: install, translations, migrations and the demo data
+setup: $(VENV)/.runtime messages
+	mkdir -p var
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo
+
+## run: web on http://127.0.0.1:8000, Celery worker and beat, the sandbox as hub; Ctrl-C stops all
+run: setup
+	exec $(BIN)/honcho --procfile Procfile.dev start
+
+## lint: ruff's checks and formatting
+lint: $(VENV)/.dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+## test: lint, then pytest (PostgreSQL and Redis when DATABASE_URL and CELERY_BROKER_URL are set)
+test: $(VENV)/.dev messages lint
+	$(BIN)/pytest $(PYTEST_ARGS)

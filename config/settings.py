@@ -1,0 +1,229 @@
+"""Settings for vendorhub, read from the environment only.
+
+Every service has an embedded default for development (SQLite, a filesystem Celery broker, a
+local-memory cache, the built-in hub sandbox). Production (DJANGO_DEBUG false) has no defaults for
+secrets and refuses to start without them. README.md lists every variable.
+"""
+
+from pathlib import Path
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+env = environ.Env()
+
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+
+
+def _required_in_production(name, development_default):
+    """Return the variable, or its development default; in production a missing value stops start-up."""
+    value = env.str(name, default="")
+    if value:
+        return value
+    if DEBUG:
+        return development_default
+    raise ImproperlyConfigured(f"{name} must be set when DJANGO_DEBUG is false (production mode).")
+
+
+# --- Core -------------------------------------------------------------------------------------
+
+SECRET_KEY = _required_in_production("DJANGO_SECRET_KEY", "django-insecure-vendorhub-development-only")
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost"] if DEBUG else [])
+if not DEBUG and not ALLOWED_HOSTS:
+    raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS must be set when DJANGO_DEBUG is false (production mode).")
+CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "config.apps.VendorhubAdminConfig",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "integration",
+    "licenses",
+    "bookings",
+]
+
+HUB_SANDBOX_ENABLED = env.bool("HUB_SANDBOX_ENABLED", default=False)
+if HUB_SANDBOX_ENABLED:
+    INSTALLED_APPS.append("hubsandbox")
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+if not DEBUG:
+    # gunicorn serves the collected static files itself; runserver does it in development.
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Data and services ------------------------------------------------------------------------
+
+DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'vendorhub.sqlite3'}")}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    VAR_DIR.mkdir(exist_ok=True)
+    # The web server, the worker and beat share one file: wait for locks instead of failing, and let
+    # readers run beside a writer.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://vendorhub")}
+
+# Celery: Redis when CELERY_BROKER_URL is given, otherwise kombu's filesystem transport, which needs
+# no server and still runs the worker as a real, separate process.
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
+CELERY_BROKER_FOLDER = VAR_DIR / "broker"
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    for _folder in ("queue", "control"):
+        (CELERY_BROKER_FOLDER / _folder).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(CELERY_BROKER_FOLDER / "queue"),
+        "data_folder_out": str(CELERY_BROKER_FOLDER / "queue"),
+        "control_folder": str(CELERY_BROKER_FOLDER / "control"),
+        "store_processed": False,
+    }
+else:
+    # Above the longest countdown or retry delay, so that a delayed message is not redelivered early.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * 60 * 60}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A killed worker loses nothing: a message is acknowledged only after its task has run, and is
+# given back to the queue when the worker dies in the middle of it.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+CELERY_BEAT_SCHEDULE = {}
+CELERY_TIMEZONE = "Asia/Seoul"
+
+# --- The hub and the vendor API ---------------------------------------------------------------
+
+_SANDBOX_HUB_URL = "http://127.0.0.1:8000/sandbox"
+HUB_BASE_URL = _required_in_production("HUB_BASE_URL", _SANDBOX_HUB_URL).rstrip("/")
+HUB_API_TOKEN = _required_in_production("HUB_API_TOKEN", "sandbox-hub-token")
+HUB_AUTH_SCHEME = env.str("HUB_AUTH_SCHEME", default="")
+HUB_CONNECT_TIMEOUT = env.float("HUB_CONNECT_TIMEOUT", default=5.0)
+HUB_READ_TIMEOUT = env.float("HUB_READ_TIMEOUT", default=30.0)
+
+VENDOR_API_TOKEN = _required_in_production("VENDOR_API_TOKEN", "sandbox-vendor-token")
+# Several secrets, comma-separated, are accepted at once while one is being rotated.
+VENDOR_API_SECRETS = [
+    secret.strip()
+    for secret in _required_in_production("VENDOR_API_SECRET", "whsec_c2FuZGJveC12ZW5kb3Itc2lnbmluZy1zZWNyZXQ=").split(
+        ","
+    )
+    if secret.strip()
+]
+VENDOR_API_ALLOWED_IPS = env.list("VENDOR_API_ALLOWED_IPS", default=[])
+BOOKING_HOLD_MINUTES = env.int("BOOKING_HOLD_MINUTES", default=30)
+
+# --- Authentication, internationalisation, static files ----------------------------------------
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "ko"
+LANGUAGES = [("ko", _("Korean")), ("en", _("English"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "Asia/Seoul"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+MEDIA_ROOT = VAR_DIR / "media"
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": [],
+    "UNAUTHENTICATED_USER": None,
+}
+
+# --- Security (production) ----------------------------------------------------------------------
+
+if not DEBUG:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+    # The load balancer probes the health check over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+
+# --- Logging ------------------------------------------------------------------------------------
+
+LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"redact": {"()": "config.log_filters.RedactSecretsFilter"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+        "plain": {"format": "%(asctime)s %(levelname)-7s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": env.str("LOG_FORMAT", default="plain" if DEBUG else "json"),
+            "filters": ["redact"],
+        },
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {"django.db.backends": {"level": "INFO"}},
+}

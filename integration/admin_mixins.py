@@ -1,0 +1,47 @@
+"""The base every admin screen of property-owned data follows: it shows only the user's properties."""
+
+from django.contrib import admin
+from django.http import Http404
+
+from .models import Property
+from .selectors import properties_for_user, scope_to_user
+
+
+class PropertyScopedAdminMixin:
+    """Scopes a ModelAdmin or inline to the properties the user holds a role at.
+
+    Lists, change and delete views, history, actions (which act on get_queryset) and property choices
+    all see only those properties; any other object is a 404, never a row or a redirect.
+    """
+
+    #: Lookup from the admin's model to its Property; "" when the model is Property.
+    property_path = "property"
+    #: Roles that may see this data; None means any role (staff and managers).
+    scope_roles = None
+
+    def scoped_properties(self, request):
+        """The properties this screen may show to the requesting user."""
+        return properties_for_user(request.user, roles=self.scope_roles)
+
+    def get_queryset(self, request):
+        return scope_to_user(
+            super().get_queryset(request),
+            request.user,
+            property_path=self.property_path,
+            roles=self.scope_roles,
+        )
+
+    def get_object(self, request, object_id, from_field=None):
+        obj = super().get_object(request, object_id, from_field)
+        if obj is None:
+            raise Http404("No such object among your properties.")
+        return obj
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.related_model is Property:
+            kwargs["queryset"] = self.scoped_properties(request)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class PropertyScopedAdmin(PropertyScopedAdminMixin, admin.ModelAdmin):
+    """ModelAdmin for property-owned data."""

@@ -1,0 +1,34 @@
+"""Reads of the integration app that decide what a person may see."""
+
+from .choices import MembershipRole
+from .models import Property, PropertyMembership
+
+
+def properties_for_user(user, *, roles=None):
+    """The properties a user may see: every one for a superuser, else those where they hold one of roles.
+
+    roles defaults to any role; pass (MembershipRole.MANAGER,) for manager-only data.
+    """
+    if not user.is_active:
+        return Property.objects.none()
+    if user.is_superuser:
+        return Property.objects.all()
+    return Property.objects.filter(memberships__user=user, memberships__role__in=roles or MembershipRole.values)
+
+
+def scope_to_user(queryset, user, *, property_path, roles=None):
+    """Narrow queryset to objects of the properties the user may see.
+
+    property_path is the lookup from the queryset's model to its Property ("" for Property itself).
+    """
+    if user.is_active and user.is_superuser:
+        return queryset
+    lookup = f"{property_path}__in" if property_path else "pk__in"
+    return queryset.filter(**{lookup: properties_for_user(user, roles=roles).values("pk")})
+
+
+def property_roles_for_user(user):
+    """The properties a user sees on the dashboard, each with the user's role there (None for a superuser
+    without a membership)."""
+    roles = dict(PropertyMembership.objects.filter(user=user).values_list("property_id", "role"))
+    return [(prop, roles.get(prop.pk)) for prop in properties_for_user(user)]

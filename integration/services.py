@@ -1,0 +1,34 @@
+"""Writes of the integration app, one function per use case."""
+
+from django.contrib.auth.models import Group
+from django.db import transaction
+
+from .models import PropertyMembership
+from .roles import GROUP_NAMES
+
+
+@transaction.atomic
+def membership_grant(*, user, property, role):
+    """Give user the role at property (replacing any role they held there) and the role's group."""
+    membership, _ = PropertyMembership.objects.update_or_create(user=user, property=property, defaults={"role": role})
+    user_sync_role_groups(user=user)
+    return membership
+
+
+@transaction.atomic
+def membership_revoke(*, membership):
+    """Take a person's role at one property away, and the role's group when they hold it nowhere else."""
+    user = membership.user
+    membership.delete()
+    user_sync_role_groups(user=user)
+
+
+def user_sync_role_groups(*, user):
+    """Make the user's role groups match the roles they hold; anyone with a role may use the admin."""
+    roles = set(PropertyMembership.objects.filter(user=user).values_list("role", flat=True))
+    groups = {group.name: group for group in Group.objects.filter(name__in=GROUP_NAMES.values())}
+    user.groups.remove(*groups.values())
+    user.groups.add(*(groups[GROUP_NAMES[role]] for role in roles))
+    if roles and not user.is_staff:
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])

@@ -1,0 +1,1 @@
+"""Business and permit license requests submitted to the hub, with the hub's review history."""

@@ -1,0 +1,84 @@
+"""Logs never contain tokens, secrets or license file contents."""
+
+import base64
+import io
+import json
+import logging
+
+import pytest
+from django.conf import settings
+from pythonjsonlogger.json import JsonFormatter
+
+from config.log_filters import REDACTED, RedactSecretsFilter
+
+
+@pytest.fixture
+def log():
+    """A logger wired like production's: the redaction filter, then the JSON formatter."""
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(RedactSecretsFilter())
+    handler.setFormatter(JsonFormatter("%(levelname)s %(name)s %(message)s"))
+    logger = logging.getLogger("tests.redaction")
+    logger.addHandler(handler)
+    logger.propagate = False
+    yield logger, stream
+    logger.removeHandler(handler)
+
+
+def records(stream):
+    return [json.loads(line) for line in stream.getvalue().splitlines()]
+
+
+def test_configured_tokens_and_secrets_are_removed(log):
+    logger, stream = log
+
+    logger.warning("calling hub with %s and vendor token %s", settings.HUB_API_TOKEN, settings.VENDOR_API_TOKEN)
+    logger.warning("secret %s", settings.VENDOR_API_SECRETS[0])
+
+    text = stream.getvalue()
+    assert settings.HUB_API_TOKEN not in text
+    assert settings.VENDOR_API_TOKEN not in text
+    assert settings.VENDOR_API_SECRETS[0] not in text
+    assert records(stream)[0]["message"] == f"calling hub with {REDACTED} and vendor token {REDACTED}"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "headers={'Authorization': 'Bearer abc.def-ghi'}",
+        'request {"token": "tok_1234567890"}',
+        "webhook-signature: v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
+        'body {"password": "hunter2-is-long"}',
+    ],
+)
+def test_sensitive_fields_are_removed(log, message):
+    logger, stream = log
+
+    logger.info(message)
+
+    logged = records(stream)[0]["message"]
+    assert REDACTED in logged
+    for secret in ("abc.def-ghi", "tok_1234567890", "K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN", "hunter2"):
+        assert secret not in logged
+
+
+def test_license_file_contents_are_removed(log):
+    logger, stream = log
+    pdf = base64.b64encode(b"%PDF-1.7\n" + bytes(range(256)) * 4).decode()
+
+    logger.info("license body %s", {"data": {"type": "permit", "payload": pdf}})
+
+    assert pdf[:60] not in stream.getvalue()
+
+
+def test_tracebacks_are_redacted_too(log):
+    logger, stream = log
+
+    try:
+        raise RuntimeError(f"hub refused token {settings.HUB_API_TOKEN}")
+    except RuntimeError:
+        logger.exception("sync failed")
+
+    assert settings.HUB_API_TOKEN not in stream.getvalue()
+    assert "RuntimeError" in records(stream)[0]["exc_info"]

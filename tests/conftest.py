@@ -1,0 +1,97 @@
+"""Shared fixtures, and the rules for tests that need real services or a browser.
+
+Tests marked postgres, redis or browser are skipped, with the reason, when the service is missing,
+and fail instead under REQUIRE_SERVICES=1 (postgres, redis) or REQUIRE_BROWSER=1 (browser), as CI sets.
+"""
+
+import os
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from tests.factories import PropertyFactory, UserFactory, member
+
+CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
+_SERVICE_MARKERS = ("postgres", "redis", "browser")
+_outcomes = {marker: Counter() for marker in _SERVICE_MARKERS}
+_marked = {}
+
+
+def unavailable(reason, *, required_by):
+    """Skip the test, or fail it when the environment variable required_by is 1."""
+    if os.environ.get(required_by) == "1":
+        pytest.fail(f"{reason} ({required_by}=1 requires it)", pytrace=False)
+    pytest.skip(reason)
+
+
+def redis_available():
+    """Whether the configured broker is a Redis server that answers."""
+    if not settings.CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+        return False
+    import redis
+
+    try:
+        return redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_connect_timeout=1).ping()
+    except redis.RedisError:
+        return False
+
+
+@pytest.fixture(autouse=True)
+def _require_marked_services(request):
+    if request.node.get_closest_marker("postgres") and connection.vendor != "postgresql":
+        unavailable("needs PostgreSQL: set DATABASE_URL=postgres://...", required_by="REQUIRE_SERVICES")
+    if request.node.get_closest_marker("redis") and not redis_available():
+        unavailable("needs Redis: set CELERY_BROKER_URL=redis://...", required_by="REQUIRE_SERVICES")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for marker in _SERVICE_MARKERS:
+            if item.get_closest_marker(marker):
+                _marked.setdefault(item.nodeid, []).append(marker)
+
+
+def pytest_runtest_logreport(report):
+    if report.nodeid not in _marked:
+        return
+    if report.when == "call" or (report.when == "setup" and not report.passed):
+        for marker in _marked[report.nodeid]:
+            _outcomes[marker][report.outcome] += 1
+
+
+def pytest_terminal_summary(terminalreporter):
+    terminalreporter.section("tests that need services or a browser")
+    for marker, counts in _outcomes.items():
+        terminalreporter.write_line(
+            f"{marker}: {counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped"
+        )
+
+
+@pytest.fixture
+def property_a(db):
+    return PropertyFactory(name="Property A", vendor_id="prop-a")
+
+
+@pytest.fixture
+def property_b(db):
+    return PropertyFactory(name="Property B", vendor_id="prop-b")
+
+
+@pytest.fixture
+def staff_a(property_a):
+    """A staff member of property A only."""
+    return member(property_a, "staff")
+
+
+@pytest.fixture
+def manager_a(property_a):
+    """A manager of property A only."""
+    return member(property_a, "manager")
+
+
+@pytest.fixture
+def superuser(db):
+    return UserFactory(is_staff=True, is_superuser=True)

@@ -1,0 +1,56 @@
+"""seed_demo: a demo property and an admin with a generated password, idempotent."""
+
+import re
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from integration.models import Property, PropertyMembership
+
+pytestmark = pytest.mark.django_db
+
+
+def seed():
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    return out.getvalue()
+
+
+def printed_password(output):
+    match = re.search(r"as admin / (\S+)", output)
+    return match and match.group(1)
+
+
+def test_first_run_creates_the_demo_and_prints_a_working_password(client):
+    output = seed()
+
+    password = printed_password(output)
+    assert password
+    assert client.login(username="admin", password=password)
+    admin = get_user_model().objects.get(username="admin")
+    assert admin.is_superuser
+    demo = Property.objects.get()
+    assert PropertyMembership.objects.get(user=admin, property=demo).role == "manager"
+
+
+def test_second_run_changes_nothing_and_says_how_to_set_a_password(client):
+    password = printed_password(seed())
+
+    output = seed()
+
+    assert printed_password(output) is None
+    assert "manage.py changepassword admin" in output
+    assert Property.objects.count() == 1
+    assert client.login(username="admin", password=password)
+
+
+def test_password_is_generated_not_fixed():
+    first = printed_password(seed())
+    get_user_model().objects.filter(username="admin").delete()
+
+    second = printed_password(seed())
+
+    assert first != second
+    assert len(second) >= 16
