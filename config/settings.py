@@ -109,7 +109,7 @@ CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://vendorhub")}
 
 # Celery: Redis when CELERY_BROKER_URL is given, otherwise kombu's filesystem transport, which needs
 # no server and still runs the worker as a real, separate process.
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://localhost/")
 CELERY_BROKER_FOLDER = VAR_DIR / "broker"
 if CELERY_BROKER_URL.startswith("filesystem://"):
     for _folder in ("queue", "control"):
