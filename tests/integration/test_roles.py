@@ -81,7 +81,7 @@ def test_inactive_user_sees_nothing(property_a):
 
 
 @pytest.mark.postgres
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_concurrent_grants_make_one_membership():
     """Eight simultaneous grants of the same person at the same property: one row, by the unique constraint."""
     prop = PropertyFactory()
