@@ -1,6 +1,8 @@
 """App configuration for integration."""
 
 from django.apps import AppConfig
+from django.apps import apps as global_apps
+from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
 
@@ -10,3 +12,13 @@ class IntegrationConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "integration"
     verbose_name = _("Properties and hub sync")
+
+    def ready(self):
+        post_migrate.connect(_sync_role_groups, sender=self, dispatch_uid="integration.sync_role_groups")
+
+
+def _sync_role_groups(sender, apps=global_apps, **kwargs):
+    """After migrate or flush: the role groups exist with their permissions (flush sends no apps)."""
+    from .roles import sync_role_groups
+
+    sync_role_groups(apps)

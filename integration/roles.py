@@ -1,8 +1,9 @@
 """The two property roles as Django groups, and the permissions each role's group holds.
 
 Groups are written by migrations (each migration that adds models re-runs sync_role_groups), never
-by hand. Which objects a permission reaches is narrowed further by property membership: see
-integration.selectors.properties_for_user.
+by hand; after a flush, which empties every table and re-emits only post_migrate, the app's
+post_migrate receiver writes them again. Which objects a permission reaches is narrowed further by
+property membership: see integration.selectors.properties_for_user.
 """
 
 from .choices import MembershipRole
@@ -27,16 +28,20 @@ ROLE_PERMISSIONS = {
 def sync_role_groups(apps, schema_editor=None):
     """Create the role groups and give each exactly the permissions of ROLE_PERMISSIONS that exist.
 
-    Runs inside migrations with the historical app registry. Permissions of models that a later
+    apps is a migration's historical registry or post_migrate's. Permissions of models that a later
     migration adds are skipped here and granted when that migration runs this function again.
     """
     from django.contrib.auth.management import create_permissions
 
     # Permissions are normally created after all migrations; create them now so groups can hold them.
+    # Historical app configs have no models module, which create_permissions requires.
     for app_config in apps.get_app_configs():
-        app_config.models_module = True
-        create_permissions(app_config, apps=apps, verbosity=0)
-        app_config.models_module = None
+        models_module = getattr(app_config, "models_module", None)
+        app_config.models_module = models_module or True
+        try:
+            create_permissions(app_config, apps=apps, verbosity=0)
+        finally:
+            app_config.models_module = models_module
 
     Group = apps.get_model("auth", "Group")
     Permission = apps.get_model("auth", "Permission")

@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from tests.factories import PASSWORD
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_log_in_switch_language_and_open_a_property(page, live_server, staff_a, property_a, property_b):

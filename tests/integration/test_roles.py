@@ -81,7 +81,7 @@ def test_inactive_user_sees_nothing(property_a):
 
 
 @pytest.mark.postgres
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_concurrent_grants_make_one_membership():
     """Eight simultaneous grants of the same person at the same property: one row, by the unique constraint."""
     prop = PropertyFactory()
@@ -106,3 +106,14 @@ def test_concurrent_grants_make_one_membership():
 
     assert errors == []
     assert PropertyMembership.objects.filter(user=user, property=prop).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_role_groups_survive_a_flush():
+    """flush empties every table and runs no migration: the post_migrate receiver writes the groups again."""
+    from django.core.management import call_command
+
+    call_command("flush", interactive=False, verbosity=0)
+
+    group = Group.objects.get(name=GROUP_NAMES[MembershipRole.STAFF])
+    assert group.permissions.filter(codename="change_property").exists()
