@@ -131,7 +131,13 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
-CELERY_BEAT_SCHEDULE = {}
+CELERY_BEAT_SCHEDULE = {
+    "hub-sync-sweeper": {"task": "integration.tasks.sync_sweeper", "schedule": 60.0},
+}
+# Publishing must not hang a request when the broker is down: the outbox row stays pending and the
+# sweeper queues it once the broker is back.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TIMEZONE = "Asia/Seoul"
 
 # --- The hub and the vendor API ---------------------------------------------------------------
@@ -142,6 +148,13 @@ HUB_API_TOKEN = _required_in_production("HUB_API_TOKEN", "sandbox-hub-token")
 HUB_AUTH_SCHEME = env.str("HUB_AUTH_SCHEME", default="")
 HUB_CONNECT_TIMEOUT = env.float("HUB_CONNECT_TIMEOUT", default=5.0)
 HUB_READ_TIMEOUT = env.float("HUB_READ_TIMEOUT", default=30.0)
+
+# The sync to the hub: edits within the coalescing window go out as one request; retries back off
+# exponentially from the base to the cap; after so many failures in a row a resource waits for staff.
+HUB_SYNC_COALESCE_SECONDS = env.float("HUB_SYNC_COALESCE_SECONDS", default=2.0)
+HUB_SYNC_BACKOFF_BASE = env.float("HUB_SYNC_BACKOFF_BASE", default=2.0)
+HUB_SYNC_BACKOFF_CAP = env.float("HUB_SYNC_BACKOFF_CAP", default=15 * 60.0)
+HUB_SYNC_MAX_FAILURES = env.int("HUB_SYNC_MAX_FAILURES", default=10)
 
 VENDOR_API_TOKEN = _required_in_production("VENDOR_API_TOKEN", "sandbox-vendor-token")
 # Several secrets, comma-separated, are accepted at once while one is being rotated.

@@ -1,4 +1,34 @@
-"""URLs of the hub sandbox, mounted at /sandbox/ when HUB_SANDBOX_ENABLED is set."""
+"""URLs of the hub sandbox, mounted at /sandbox/ when HUB_SANDBOX_ENABLED is set.
+
+The paths are the hub's (hub-contract.md, section 1) without the base URL. The catch-all must stay last:
+it answers any other path with the hub's JSON 404.
+"""
+
+from django.urls import path, re_path
+
+from . import views
 
 app_name = "hubsandbox"
-urlpatterns = []
+
+_PROPERTY = "gds/vendor/properties/<str:property_id>"
+
+urlpatterns = [
+    path("gds/vendor/meta", views.CatalogView.as_view(), name="meta"),
+    path("gds/vendor/properties", views.PropertyCollectionView.as_view(), name="properties"),
+    path(_PROPERTY, views.PropertyView.as_view(), name="property"),
+    path(f"{_PROPERTY}/roomtypes", views.RoomtypeCollectionView.as_view(), name="roomtypes"),
+    path(f"{_PROPERTY}/roomtypes/<str:roomtype_id>", views.RoomtypeView.as_view(), name="roomtype"),
+    path(f"{_PROPERTY}/rateplan-models", views.RateplanModelCollectionView.as_view(), name="rateplan-models"),
+    path(f"{_PROPERTY}/rateplan-models/<str:model_id>", views.RateplanModelView.as_view(), name="rateplan-model"),
+    path(
+        f"{_PROPERTY}/roomtypes/<str:roomtype_id>/rateplans",
+        views.RateplanCollectionView.as_view(),
+        name="rateplans",
+    ),
+    path(
+        f"{_PROPERTY}/roomtypes/<str:roomtype_id>/rateplans/<str:rateplan_id>",
+        views.RateplanView.as_view(),
+        name="rateplan",
+    ),
+    re_path(r"^.*$", views.UnknownPathView.as_view(), name="unknown"),
+]

@@ -1,23 +1,367 @@
-"""Admin screens of the integration app."""
+"""Admin screens of the integration app: properties and their content, memberships, the hub sync."""
 
-from django.contrib import admin
+import json
+
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db.models import OuterRef, Subquery
+from django.forms.models import BaseInlineFormSet
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from . import services
-from .admin_mixins import PropertyScopedAdmin
-from .models import Property, PropertyMembership
+from .admin_mixins import PropertyScopedAdmin, PropertyScopedAdminMixin
+from .choices import Locale, SyncStatus
+from .models import (
+    Property,
+    PropertyMembership,
+    PropertyPhoto,
+    PropertyTranslation,
+    RatePlan,
+    RatePlanModel,
+    RatePlanModelTranslation,
+    RoomType,
+    RoomTypePhoto,
+    RoomTypeTranslation,
+    SyncAttempt,
+    SyncState,
+)
+from .sync.outbox import sync_request
+from .sync.resources import KIND_OF_MODEL
+
+
+def sync_badge(status, label=None):
+    """A coloured badge for a sync status."""
+    if not status:
+        return format_html('<span class="sync-badge sync-none">{}</span>', _("Not sent"))
+    return format_html('<span class="sync-badge sync-{}">{}</span>', status, label or SyncStatus(status).label)
+
+
+# --- Inlines ----------------------------------------------------------------------------------
+
+
+class TranslationFormSet(BaseInlineFormSet):
+    """Translations: one per locale, and a Korean one with a name is required."""
+
+    def clean(self):
+        super().clean()
+        korean = [
+            form
+            for form in self.forms
+            if form.cleaned_data
+            and not form.cleaned_data.get("DELETE")
+            and form.cleaned_data.get("locale") == Locale.KO_KR
+            and form.cleaned_data.get("name")
+        ]
+        if not korean:
+            raise ValidationError(_("Give at least the Korean (ko-KR) name; the hub requires it."))
+
+
+class TranslationInline(PropertyScopedAdminMixin, admin.StackedInline):
+    """Translations in all seven locales: a form for each locale not yet written, Korean first."""
+
+    formset = TranslationFormSet
+    property_path = "property"
+    min_num = 0
+
+    def initial(self, obj):
+        """The extra forms' initial data: one missing locale each."""
+        return [{"locale": locale} for locale in self._missing_locales(obj)]
+
+    def get_extra(self, request, obj=None, **kwargs):
+        return len(self._missing_locales(obj))
+
+    def _missing_locales(self, obj):
+        present = set(obj.translations.values_list("locale", flat=True)) if obj and obj.pk else set()
+        return [locale for locale in Locale.values if locale not in present]
+
+
+class PhotoInline(PropertyScopedAdminMixin, admin.TabularInline):
+    """Photos in display order, each with a thumbnail."""
+
+    fields = ["thumbnail", "url", "description", "order"]
+    readonly_fields = ["thumbnail"]
+    extra = 1
+
+    @admin.display(description=_("preview"))
+    def thumbnail(self, photo):
+        if not photo.url:
+            return "—"
+        return format_html('<img src="{}" alt="" class="photo-thumbnail" loading="lazy">', photo.url)
+
+
+class PropertyTranslationInline(TranslationInline):
+    model = PropertyTranslation
+    property_path = "property"
+    fields = [
+        "locale",
+        "name",
+        "description",
+        ("address", "address_detail"),
+        "notice",
+        "reservation_description",
+        "refunds_description",
+    ]
+
+
+class PropertyPhotoInline(PhotoInline):
+    model = PropertyPhoto
+    property_path = "property"
+
+
+class RoomTypeTranslationInline(TranslationInline):
+    model = RoomTypeTranslation
+    property_path = "room_type__property"
+    fields = ["locale", "name", "description"]
+
+
+class RoomTypePhotoInline(PhotoInline):
+    model = RoomTypePhoto
+    property_path = "room_type__property"
+
+
+class RatePlanModelTranslationInline(TranslationInline):
+    model = RatePlanModelTranslation
+    property_path = "model__property"
+    fields = ["locale", "name", "description"]
+
+
+# --- Content admins ---------------------------------------------------------------------------
+
+
+class HubContentAdmin(PropertyScopedAdmin):
+    """A property-owned resource that is synced to the hub: shows its sync state, offers "send now"
+    and "retry", and marks it for the hub whenever it is saved."""
+
+    actions = ["send_now", "retry_failed"]
+
+    def get_queryset(self, request):
+        states = SyncState.objects.filter(kind=KIND_OF_MODEL[self.model], object_id=OuterRef("pk"))
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                sync_status=Subquery(states.values("status")[:1]),
+                sync_error=Subquery(states.values("last_error")[:1]),
+            )
+        )
+
+    def get_readonly_fields(self, request, obj=None):
+        readonly = [*super().get_readonly_fields(request, obj), "hub_sync"]
+        if obj is not None:
+            # The hub knows the resource by its vendor id: chosen once, on creation.
+            readonly.append("vendor_id")
+        return readonly
+
+    def get_formset_kwargs(self, request, obj, inline, prefix):
+        kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
+        if isinstance(inline, TranslationInline):
+            kwargs["initial"] = inline.initial(obj)
+        return kwargs
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        services.content_saved(obj=form.instance, created=not change, user=request.user)
+
+    @admin.display(description=_("hub"), ordering="sync_status")
+    def sync_column(self, obj):
+        badge = sync_badge(obj.sync_status)
+        if obj.sync_status == SyncStatus.FAILED and obj.sync_error:
+            return format_html('{} <span class="sync-error">{}</span>', badge, obj.sync_error)
+        return badge
+
+    @admin.display(description=_("hub sync"))
+    def hub_sync(self, obj):
+        state = SyncState.objects.filter(kind=KIND_OF_MODEL[self.model], object_id=obj.pk).first() if obj.pk else None
+        if state is None:
+            return format_html("{} {}", sync_badge(None), _("Sent to the hub when you save."))
+        log_url = reverse("admin:integration_syncattempt_changelist") + f"?state__id__exact={state.pk}"
+        synced = timezone.localtime(state.last_synced_at).strftime("%Y-%m-%d %H:%M:%S") if state.last_synced_at else "—"
+        return format_html(
+            '{} <span class="sync-meta">{}: {}</span>{}<br><a href="{}">{}</a>',
+            sync_badge(state.status),
+            _("last synced"),
+            synced,
+            format_html('<div class="sync-error">{}</div>', state.last_error) if state.last_error else "",
+            log_url,
+            _("Sync log"),
+        )
+
+    @admin.action(description=_("Send to the hub now"))
+    def send_now(self, request, queryset):
+        self._request_sync(request, queryset, retry_failed=False)
+
+    @admin.action(description=_("Retry failed sends"))
+    def retry_failed(self, request, queryset):
+        self._request_sync(request, queryset, retry_failed=True)
+
+    def _request_sync(self, request, queryset, *, retry_failed):
+        states = SyncState.objects.filter(kind=KIND_OF_MODEL[self.model], object_id__in=queryset.values("pk"))
+        queued = sync_request(list(states), retry_failed=retry_failed)
+        self.message_user(
+            request,
+            ngettext("%(count)d item queued for the hub.", "%(count)d items queued for the hub.", queued)
+            % {"count": queued},
+            messages.SUCCESS if queued else messages.WARNING,
+        )
 
 
 @admin.register(Property)
-class PropertyAdmin(PropertyScopedAdmin):
+class PropertyAdmin(HubContentAdmin):
     """Properties; staff and managers see only their own."""
 
     property_path = ""
-    list_display = ["name", "vendor_id", "updated_at"]
+    list_display = ["name", "vendor_id", "status", "sync_column", "updated_at"]
+    list_filter = ["status"]
     search_fields = ["name", "vendor_id"]
+    inlines = [PropertyTranslationInline, PropertyPhotoInline]
+    fieldsets = [
+        (None, {"fields": ["vendor_id", "name", "status", "hub_sync"]}),
+        (_("Contact"), {"fields": ["email", "phone", "sms_phone", "website"]}),
+        (_("Stay"), {"fields": [("checkin", "checkout"), "extra_adult_price", "refunds"]}),
+        (
+            _("Tags"),
+            {"fields": ["classifications", "property_tags", "facility_tags", "service_tags", "attraction_tags"]},
+        ),
+    ]
+
+
+@admin.register(RoomType)
+class RoomTypeAdmin(HubContentAdmin):
+    """Room types of the user's properties."""
+
+    list_display = ["name", "vendor_id", "property", "status", "sync_column"]
+    list_filter = ["status", ("property", admin.RelatedOnlyFieldListFilter)]
+    list_select_related = ["property"]
+    search_fields = ["name", "vendor_id", "property__name"]
+    inlines = [RoomTypeTranslationInline, RoomTypePhotoInline]
+    fieldsets = [
+        (None, {"fields": ["property", "vendor_id", "name", "status", "hub_sync"]}),
+        (
+            _("Stay and occupancy"),
+            {"fields": [("min_stay", "max_stay"), ("standard_capacity", "max_capacity"), "size"]},
+        ),
+        (_("Beds and rooms"), {"fields": [("single_beds", "double_beds", "bunk_beds"), "details"]}),
+        (_("Tags"), {"fields": ["roomtype_tags", "amenity_tags", "view_tags"]}),
+    ]
+
+
+@admin.register(RatePlanModel)
+class RatePlanModelAdmin(HubContentAdmin):
+    """Rate plan models: one standalone per property, any number of packages."""
+
+    list_display = ["name", "vendor_id", "property", "type", "refundable", "sync_column"]
+    list_filter = ["type", "refundable", ("property", admin.RelatedOnlyFieldListFilter)]
+    list_select_related = ["property"]
+    search_fields = ["name", "vendor_id", "property__name"]
+    inlines = [RatePlanModelTranslationInline]
+    fieldsets = [
+        (None, {"fields": ["property", "vendor_id", "name", "type", "hub_sync"]}),
+        (_("Sale"), {"fields": [("sale_from", "sale_to"), ("min_los", "max_los"), "refundable", "channels"]}),
+        (_("Meals"), {"fields": [("breakfast", "lunch", "dinner")]}),
+    ]
+
+
+@admin.register(RatePlan)
+class RatePlanAdmin(HubContentAdmin):
+    """Rate plans: a room type sold under a rate plan model."""
+
+    list_display = ["vendor_id", "room_type", "model", "plan_type", "status", "sync_column"]
+    list_filter = ["status", "model__type", ("property", admin.RelatedOnlyFieldListFilter)]
+    list_select_related = ["room_type", "model", "property"]
+    search_fields = ["vendor_id", "room_type__name", "model__name"]
+    fields = ["room_type", "model", "vendor_id", "status", "hub_sync"]
 
     def get_readonly_fields(self, request, obj=None):
-        # The hub knows a property by its vendor id: it is chosen once, on creation.
-        return ["vendor_id"] if obj else []
+        # The hub patches a rate plan's status only: its room type and model are fixed once created.
+        readonly = super().get_readonly_fields(request, obj)
+        return [*readonly, "room_type", "model"] if obj else readonly
+
+    @admin.display(description=_("type"), ordering="model__type")
+    def plan_type(self, rate_plan):
+        return rate_plan.model.get_type_display()
+
+
+# --- Sync log ---------------------------------------------------------------------------------
+
+
+@admin.register(SyncState)
+class SyncStateAdmin(PropertyScopedAdmin):
+    """Every resource's standing with the hub; failed ones can be retried from here."""
+
+    list_display = ["__str__", "property", "status_badge", "last_error", "last_synced_at", "failures"]
+    list_filter = ["status", "kind", ("property", admin.RelatedOnlyFieldListFilter)]
+    list_select_related = ["property"]
+    actions = ["send_now", "retry_failed"]
+    readonly_fields = [field.name for field in SyncState._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=_("sync status"), ordering="status")
+    def status_badge(self, state):
+        return sync_badge(state.status)
+
+    @admin.action(description=_("Send to the hub now"), permissions=["view"])
+    def send_now(self, request, queryset):
+        queued = sync_request(list(queryset), retry_failed=False)
+        self.message_user(request, _("%(count)d queued for the hub.") % {"count": queued})
+
+    @admin.action(description=_("Retry failed sends"), permissions=["view"])
+    def retry_failed(self, request, queryset):
+        queued = sync_request(list(queryset), retry_failed=True)
+        self.message_user(request, _("%(count)d queued for the hub.") % {"count": queued})
+
+
+@admin.register(SyncAttempt)
+class SyncAttemptAdmin(PropertyScopedAdmin):
+    """Every exchange with the hub: what was sent (secrets removed) and what the hub answered."""
+
+    list_display = ["created_at", "method", "path", "status_code", "outcome", "hub_message", "duration_ms"]
+    list_filter = ["outcome", "method", ("property", admin.RelatedOnlyFieldListFilter)]
+    list_select_related = ["property"]
+    search_fields = ["path", "hub_message"]
+    date_hierarchy = "created_at"
+    fields = [
+        "created_at",
+        "property",
+        "state",
+        "method",
+        "path",
+        "status_code",
+        "outcome",
+        "hub_message",
+        "duration_ms",
+        "body",
+    ]
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=_("request body"))
+    def body(self, attempt):
+        return format_html(
+            "<pre class='sync-body'>{}</pre>", json.dumps(attempt.request_body, ensure_ascii=False, indent=2)
+        )
+
+
+# --- Memberships ------------------------------------------------------------------------------
 
 
 @admin.register(PropertyMembership)

@@ -1,6 +1,7 @@
 """The base every admin screen of property-owned data follows: it shows only the user's properties."""
 
 from django.contrib import admin
+from django.db import models
 from django.http import Http404
 
 from .models import Property
@@ -18,6 +19,8 @@ class PropertyScopedAdminMixin:
     property_path = "property"
     #: Roles that may see this data; None means any role (staff and managers).
     scope_roles = None
+    # Staff type addresses without a scheme; the hub needs absolute https URLs.
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
     def scoped_properties(self, request):
         """The properties this screen may show to the requesting user."""
@@ -38,8 +41,12 @@ class PropertyScopedAdminMixin:
         return obj
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if db_field.related_model is Property:
+        related = db_field.related_model
+        if related is Property:
             kwargs["queryset"] = self.scoped_properties(request)
+        elif any(field.name == "property" and field.related_model is Property for field in related._meta.fields):
+            # A room type, rate plan model, ...: only those of the user's properties can be chosen.
+            kwargs["queryset"] = related._default_manager.filter(property__in=self.scoped_properties(request))
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 

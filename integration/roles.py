@@ -13,11 +13,31 @@ GROUP_NAMES = {
     MembershipRole.MANAGER: "Property manager",
 }
 
+
+def _perms(model, *actions):
+    return [f"integration.{action}_{model}" for action in actions]
+
+
+# Content is never deleted at the hub (it has no DELETE); staff disable it instead.
 _STAFF_PERMISSIONS = [
-    "integration.view_property",
-    "integration.change_property",
+    *_perms("property", "view", "change"),
+    *_perms("propertytranslation", "view", "add", "change", "delete"),
+    *_perms("propertyphoto", "view", "add", "change", "delete"),
+    *_perms("roomtype", "view", "add", "change"),
+    *_perms("roomtypetranslation", "view", "add", "change", "delete"),
+    *_perms("roomtypephoto", "view", "add", "change", "delete"),
+    *_perms("rateplanmodel", "view", "add", "change"),
+    *_perms("rateplanmodeltranslation", "view", "add", "change", "delete"),
+    *_perms("rateplan", "view", "add", "change"),
+    *_perms("syncstate", "view"),
+    *_perms("syncattempt", "view"),
+    *_perms("catalogsnapshot", "view"),
+    *_perms("codemapping", "view"),
 ]
-_MANAGER_ONLY_PERMISSIONS = []
+_MANAGER_ONLY_PERMISSIONS = [
+    *_perms("property", "add"),
+    *_perms("codemapping", "add", "change", "delete"),
+]
 
 ROLE_PERMISSIONS = {
     MembershipRole.STAFF: _STAFF_PERMISSIONS,

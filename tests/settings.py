@@ -4,6 +4,8 @@ import os
 
 os.environ.setdefault("DJANGO_DEBUG", "true")
 os.environ.setdefault("HUB_SANDBOX_ENABLED", "true")
+# Without a real broker, tasks go to an in-process queue that the integration tests' worker consumes.
+os.environ.setdefault("CELERY_BROKER_URL", "memory://localhost/")
 
 from config.settings import *  # noqa: F403
 

@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from integration.models import Property, PropertyMembership
+from tests.admin_forms import changeform_data
 
 pytestmark = pytest.mark.django_db
 
@@ -53,9 +54,14 @@ def test_staff_cannot_change_another_property(staff_client, property_b):
 
 
 def test_staff_changes_their_own_property(staff_client, property_a):
-    response = staff_client.post(property_url("change", property_a), {"name": "Renamed A"})
+    page = staff_client.get(property_url("change", property_a))
 
-    assert response.status_code == 302
+    response = staff_client.post(
+        property_url("change", property_a),
+        changeform_data(page, **{"name": "Renamed A", "translations-0-name": "숙소 A"}),
+    )
+
+    assert response.status_code == 302, response.context and response.context["adminform"].form.errors
     property_a.refresh_from_db()
     assert property_a.name == "Renamed A"
 

@@ -1,0 +1,77 @@
+"""What tests, benchmarks and demos use to look into the sandbox hub, and to empty it.
+
+from hubsandbox import state
+state.get_resource("roomtype", "prop-a", "room-1")   # the read shape the hub would answer, or None
+state.request_log(method="PATCH").count()
+state.request_totals(path_prefix="/gds/vendor/properties")  # {"count": ..., "request_bytes": ..., ...}
+state.reset()
+"""
+
+from django.db import transaction
+from django.db.models import Count, QuerySet, Sum
+
+from .errors import NotFound
+from .models import SandboxProperty, SandboxRateplan, SandboxRateplanModel, SandboxRequest, SandboxRoomtype
+from .selectors import ResourceKind, resource_get
+
+_MODELS = {
+    ResourceKind.PROPERTY: SandboxProperty,
+    ResourceKind.ROOMTYPE: SandboxRoomtype,
+    ResourceKind.RATEPLAN_MODEL: SandboxRateplanModel,
+    ResourceKind.RATEPLAN: SandboxRateplan,
+}
+
+
+def get_resource(kind: ResourceKind | str, *path_ids: str) -> dict | None:
+    """The read shape of a resource, addressed by the ids of its hub path in order, or None if unknown.
+
+    kind is "property" (pid), "roomtype" (pid, rid), "rateplan_model" (pid, mid) or "rateplan" (pid, rid, rpid).
+    """
+    try:
+        return resource_get(kind, *path_ids).as_hub_json()
+    except NotFound:
+        return None
+
+
+def list_resources(kind: ResourceKind | str, property_id: str | None = None) -> list[dict]:
+    """The read shapes of every resource of a kind, optionally of one property, ordered by ids."""
+    kind = ResourceKind(kind)
+    queryset = _MODELS[kind].objects.all()
+    if kind is not ResourceKind.PROPERTY:
+        queryset = queryset.select_related("property")
+    if kind is ResourceKind.RATEPLAN:
+        queryset = queryset.select_related("roomtype", "rateplan_model")
+    if property_id is not None:
+        lookup = "vendor_id" if kind is ResourceKind.PROPERTY else "property__vendor_id"
+        queryset = queryset.filter(**{lookup: property_id})
+    return [resource.as_hub_json() for resource in queryset]
+
+
+def request_log(*, method: str | None = None, path: str | None = None, path_prefix: str | None = None) -> QuerySet:
+    """The requests the sandbox received, oldest first; paths are hub paths such as /gds/vendor/meta."""
+    queryset = SandboxRequest.objects.order_by("received_at", "id")
+    if method is not None:
+        queryset = queryset.filter(method=method.upper())
+    if path is not None:
+        queryset = queryset.filter(path=path)
+    if path_prefix is not None:
+        queryset = queryset.filter(path__startswith=path_prefix)
+    return queryset
+
+
+def request_totals(**filters) -> dict[str, int]:
+    """Request count and bytes in and out over request_log(**filters), for benchmarks."""
+    totals = request_log(**filters).aggregate(
+        count=Count("id"), request_bytes=Sum("request_bytes"), response_bytes=Sum("response_bytes")
+    )
+    return {name: value or 0 for name, value in totals.items()}
+
+
+def reset() -> None:
+    """Forgets every resource and the request log: an empty hub."""
+    with transaction.atomic():
+        SandboxRequest.objects.all().delete()
+        SandboxRateplan.objects.all().delete()
+        SandboxRateplanModel.objects.all().delete()
+        SandboxRoomtype.objects.all().delete()
+        SandboxProperty.objects.all().delete()

@@ -1,0 +1,179 @@
+"""The sandbox hub's endpoints. HubView does what every endpoint shares; the subclasses call one service."""
+
+import hmac
+import time
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import JsonResponse
+from django.urls import reverse
+from django.utils.decorators import method_decorator
+from django.views import View
+from django.views.decorators.csrf import csrf_exempt
+
+from . import faults, selectors, services
+from .catalog import catalog_tree
+from .errors import HubError, MethodNotAllowed, NotFound, PayloadTooLarge, Unauthorized
+from .models import SandboxRequest
+from .selectors import ResourceKind
+from .validation import parse_json, validate_locale
+
+
+def _answer(data: dict, status: int = 200) -> JsonResponse:
+    return JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False})
+
+
+def _hub_path(request) -> str:
+    """The request's path as the hub would see it, without the prefix the sandbox is mounted at."""
+    prefix = reverse("hubsandbox:meta").removesuffix("gds/vendor/meta")
+    return "/" + request.path.removeprefix(prefix)
+
+
+def _authenticate(request):
+    expected = f"{settings.HUB_AUTH_SCHEME} {settings.HUB_API_TOKEN}".strip()
+    given = request.headers.get("Authorization", "")
+    if not hmac.compare_digest(given.encode(), expected.encode()):
+        raise Unauthorized("Authorization: missing or invalid access token")
+
+
+@method_decorator(csrf_exempt, name="dispatch")
+class HubView(View):
+    """Base of every endpoint: injected faults, the token check, JSON in and out, {"message"} errors,
+    and one SandboxRequest row per request received."""
+
+    def dispatch(self, request, *args, **kwargs):
+        started = time.monotonic()
+        try:
+            raw_body = request.body
+        except RequestDataTooBig:
+            raw_body = None
+        injector = faults.active_injector()
+        decision = injector.draw()
+        if decision.delay_seconds:
+            time.sleep(decision.delay_seconds)
+        if decision.fault is faults.Fault.DROP:
+            self._record(request, raw_body, started, None, decision.fault)
+            return faults.drop_connection(request.environ)
+        response = faults.fault_response(decision, injector.config)
+        if response is None:
+            try:
+                _authenticate(request)
+                if raw_body is None:
+                    raise PayloadTooLarge("body: larger than the hub accepts")
+                response = self.respond(request, raw_body, *args, **kwargs)
+            except HubError as error:
+                response = _answer({"message": error.message}, status=error.status)
+        self._record(request, raw_body, started, response, decision.fault)
+        return response
+
+    def respond(self, request, raw_body: bytes, *args, **kwargs) -> JsonResponse:
+        """Calls the handler of the method (get, post, patch) and answers its dict with 200.
+
+        post and patch handlers receive the parsed JSON object as the keyword argument `body`.
+        """
+        method = request.method.lower()
+        handler = getattr(self, method, None) if method in ("get", "post", "patch") else None
+        if handler is None:
+            raise MethodNotAllowed(f"{request.method} is not allowed on this path")
+        if method in ("post", "patch"):
+            kwargs["body"] = parse_json(raw_body, request.content_type)
+        return _answer(handler(request, *args, **kwargs))
+
+    def _record(self, request, raw_body, started, response, fault):
+        SandboxRequest.objects.create(
+            method=request.method,
+            path=_hub_path(request)[:500],
+            query=request.META.get("QUERY_STRING", "")[:1000],
+            request_body=(raw_body or b"").decode("utf-8", errors="replace"),
+            request_bytes=len(raw_body) if raw_body is not None else int(request.META.get("CONTENT_LENGTH") or 0),
+            response_status=response.status_code if response is not None else None,
+            response_body=response.content.decode("utf-8", errors="replace") if response is not None else "",
+            response_bytes=len(response.content) if response is not None else 0,
+            fault="" if fault is faults.Fault.OK else fault,
+            duration_ms=(time.monotonic() - started) * 1000,
+        )
+
+
+class CatalogView(HubView):
+    """GET /gds/vendor/meta: the code catalog; names in Korean, or English for ?locale= other than ko-KR."""
+
+    def get(self, request):
+        return {"data": catalog_tree(validate_locale(request.GET.get("locale", "ko-KR")))}
+
+
+class PropertyCollectionView(HubView):
+    """POST /gds/vendor/properties."""
+
+    def post(self, request, body):
+        return services.property_create(body=body).as_hub_json()
+
+
+class PropertyView(HubView):
+    """GET and PATCH /gds/vendor/properties/{pid}."""
+
+    def get(self, request, property_id):
+        return selectors.resource_get(ResourceKind.PROPERTY, property_id).as_hub_json()
+
+    def patch(self, request, property_id, body):
+        return services.property_update(property_id=property_id, body=body).as_hub_json()
+
+
+class RoomtypeCollectionView(HubView):
+    """POST /gds/vendor/properties/{pid}/roomtypes."""
+
+    def post(self, request, property_id, body):
+        return services.roomtype_create(property_id=property_id, body=body).as_hub_json()
+
+
+class RoomtypeView(HubView):
+    """GET and PATCH /gds/vendor/properties/{pid}/roomtypes/{rid}."""
+
+    def get(self, request, property_id, roomtype_id):
+        return selectors.resource_get(ResourceKind.ROOMTYPE, property_id, roomtype_id).as_hub_json()
+
+    def patch(self, request, property_id, roomtype_id, body):
+        return services.roomtype_update(property_id=property_id, roomtype_id=roomtype_id, body=body).as_hub_json()
+
+
+class RateplanModelCollectionView(HubView):
+    """POST /gds/vendor/properties/{pid}/rateplan-models."""
+
+    def post(self, request, property_id, body):
+        return services.rateplan_model_create(property_id=property_id, body=body).as_hub_json()
+
+
+class RateplanModelView(HubView):
+    """GET and PATCH /gds/vendor/properties/{pid}/rateplan-models/{mid}."""
+
+    def get(self, request, property_id, model_id):
+        return selectors.resource_get(ResourceKind.RATEPLAN_MODEL, property_id, model_id).as_hub_json()
+
+    def patch(self, request, property_id, model_id, body):
+        return services.rateplan_model_update(property_id=property_id, model_id=model_id, body=body).as_hub_json()
+
+
+class RateplanCollectionView(HubView):
+    """POST /gds/vendor/properties/{pid}/roomtypes/{rid}/rateplans."""
+
+    def post(self, request, property_id, roomtype_id, body):
+        return services.rateplan_create(property_id=property_id, roomtype_id=roomtype_id, body=body).as_hub_json()
+
+
+class RateplanView(HubView):
+    """GET and PATCH /gds/vendor/properties/{pid}/roomtypes/{rid}/rateplans/{rpid}."""
+
+    def get(self, request, property_id, roomtype_id, rateplan_id):
+        return selectors.resource_get(ResourceKind.RATEPLAN, property_id, roomtype_id, rateplan_id).as_hub_json()
+
+    def patch(self, request, property_id, roomtype_id, rateplan_id, body):
+        rateplan = services.rateplan_update(
+            property_id=property_id, roomtype_id=roomtype_id, rateplan_id=rateplan_id, body=body
+        )
+        return rateplan.as_hub_json()
+
+
+class UnknownPathView(HubView):
+    """Any other path under the sandbox: 404 with the hub's {"message"} body rather than Django's page."""
+
+    def respond(self, request, raw_body, *args, **kwargs):
+        raise NotFound(f"no hub endpoint {request.method} {_hub_path(request)}")

@@ -1,0 +1,1 @@
+"""The hub API client: one HTTP session, every path in one table, typed errors."""

@@ -1,0 +1,145 @@
+"""The hub API client: one requests.Session per process, the contract's Authorization header,
+connect and read timeouts, and typed errors that carry the hub's status and message."""
+
+import email.utils
+import functools
+import logging
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import requests
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+#: Statuses worth trying again later: the hub was busy, slow or broken, not our request.
+RETRYABLE_STATUSES = frozenset({408, 429}) | frozenset(range(500, 600))
+
+
+@dataclass(frozen=True)
+class HubResponse:
+    """A 2xx answer of the hub."""
+
+    status: int
+    data: Any
+    duration_ms: int
+
+
+class HubError(Exception):
+    """A hub call that did not succeed; retryable says whether trying again later may help."""
+
+    retryable = False
+
+    def __init__(self, message, *, status=None, retry_after=None, duration_ms=0):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.retry_after = retry_after
+        self.duration_ms = duration_ms
+
+
+class HubHTTPError(HubError):
+    """The hub answered with a non-2xx status; message is the hub's own {"message"}."""
+
+    @property
+    def retryable(self):
+        return self.status in RETRYABLE_STATUSES
+
+
+class HubUnavailable(HubError):
+    """No answer: the connection failed or timed out."""
+
+    retryable = True
+
+
+def parse_retry_after(value, *, now=None):
+    """Seconds to wait from a Retry-After header (delta-seconds or an HTTP date), or None."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
+
+
+def _hub_message(response):
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if isinstance(body, dict) and isinstance(body.get("message"), str):
+        return body["message"]
+    return f"HTTP {response.status_code} {response.reason or ''}".strip()
+
+
+class HubClient:
+    """Calls the hub API. Create through get_hub_client(), which keeps one session per process."""
+
+    def __init__(self, *, base_url, token, auth_scheme="", connect_timeout=5.0, read_timeout=30.0):
+        self.base_url = base_url.rstrip("/")
+        self.timeout = (connect_timeout, read_timeout)
+        self.session = requests.Session()
+        # SPEC: the token goes in Authorization as issued; a scheme word only if the operator asks.
+        self.session.headers["Authorization"] = f"{auth_scheme} {token}".strip()
+        self.session.headers["Accept"] = "application/json"
+
+    def __repr__(self):
+        return f"<HubClient {self.base_url}>"  # never the token
+
+    def call(self, endpoint, *, path_params=None, query=None, body=None):
+        """Send one request; return a HubResponse for 2xx, raise HubHTTPError or HubUnavailable otherwise."""
+        path = endpoint.path(**(path_params or {}))
+        started = time.monotonic()
+        try:
+            response = self.session.request(
+                endpoint.method, self.base_url + path, params=query, json=body, timeout=self.timeout
+            )
+        except requests.RequestException as exc:
+            duration_ms = round((time.monotonic() - started) * 1000)
+            kind = "timed out" if isinstance(exc, requests.Timeout) else "could not be reached"
+            logger.warning("hub %s %s %s after %d ms", endpoint.method, path, kind, duration_ms)
+            raise HubUnavailable(f"The hub {kind} ({exc.__class__.__name__}).", duration_ms=duration_ms) from exc
+        duration_ms = round((time.monotonic() - started) * 1000)
+        logger.info("hub %s %s -> %s in %d ms", endpoint.method, path, response.status_code, duration_ms)
+        if not response.ok:
+            raise HubHTTPError(
+                _hub_message(response),
+                status=response.status_code,
+                retry_after=parse_retry_after(response.headers.get("Retry-After")),
+                duration_ms=duration_ms,
+            )
+        try:
+            data = response.json() if response.content else None
+        except ValueError:
+            data = None
+        return HubResponse(status=response.status_code, data=data, duration_ms=duration_ms)
+
+
+@functools.lru_cache(maxsize=4)
+def _client_for(base_url, token, auth_scheme, connect_timeout, read_timeout):
+    return HubClient(
+        base_url=base_url,
+        token=token,
+        auth_scheme=auth_scheme,
+        connect_timeout=connect_timeout,
+        read_timeout=read_timeout,
+    )
+
+
+def get_hub_client():
+    """The process's hub client for the current settings (one session, reused)."""
+    return _client_for(
+        settings.HUB_BASE_URL,
+        settings.HUB_API_TOKEN,
+        settings.HUB_AUTH_SCHEME,
+        settings.HUB_CONNECT_TIMEOUT,
+        settings.HUB_READ_TIMEOUT,
+    )

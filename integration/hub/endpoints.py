@@ -1,0 +1,51 @@
+"""Every hub API path in one table (hub-contract.md section 1).
+
+The spec leaves the leading segments of several paths unshown; the contract fills them in (marked OURS
+there). Correcting one to the operator's real documentation is a change to this file only.
+"""
+
+from dataclasses import dataclass
+from urllib.parse import quote
+
+PREFIX = "/gds/vendor"
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One hub operation: its HTTP method and its path template below PREFIX."""
+
+    name: str
+    method: str
+    template: str
+
+    def path(self, **params):
+        """The full path with each {placeholder} filled in, URL-quoted."""
+        return PREFIX + self.template.format(**{key: quote(str(value), safe="") for key, value in params.items()})
+
+
+_P = "/properties/{pid}"
+_RT = _P + "/roomtypes/{rid}"
+
+CATALOG = Endpoint("catalog", "GET", "/meta")
+#: OURS: the catalog names codes in one locale, chosen with this query parameter (default ko-KR).
+CATALOG_LOCALE_PARAM = "locale"
+
+PROPERTY_CREATE = Endpoint("property.create", "POST", "/properties")
+PROPERTY_UPDATE = Endpoint("property.update", "PATCH", _P)
+PROPERTY_READ = Endpoint("property.read", "GET", _P)
+ROOMTYPE_CREATE = Endpoint("roomtype.create", "POST", _P + "/roomtypes")
+ROOMTYPE_UPDATE = Endpoint("roomtype.update", "PATCH", _RT)
+ROOMTYPE_READ = Endpoint("roomtype.read", "GET", _RT)
+RATEPLAN_MODEL_CREATE = Endpoint("rateplan_model.create", "POST", _P + "/rateplan-models")
+RATEPLAN_MODEL_UPDATE = Endpoint("rateplan_model.update", "PATCH", _P + "/rateplan-models/{mid}")
+RATEPLAN_MODEL_READ = Endpoint("rateplan_model.read", "GET", _P + "/rateplan-models/{mid}")
+RATEPLAN_CREATE = Endpoint("rateplan.create", "POST", _RT + "/rateplans")
+RATEPLAN_UPDATE = Endpoint("rateplan.update", "PATCH", _RT + "/rateplans/{rpid}")
+RATEPLAN_READ = Endpoint("rateplan.read", "GET", _RT + "/rateplans/{rpid}")
+ARI_RATES = Endpoint("ari.rates", "POST", _RT + "/rateplans/{rpid}/ari")
+ARI_AVAILS = Endpoint("ari.avails", "POST", _RT + "/ari/avails")
+LICENSE_SUBMIT = Endpoint("license.submit", "POST", _P + "/licenses")
+LICENSE_LIST = Endpoint("license.list", "GET", _P + "/licenses")
+LICENSE_READ = Endpoint("license.read", "GET", _P + "/licenses/{license_id}")
+BOOKING_READ = Endpoint("booking.read", "GET", "/booking/{number}")
+SETTLEMENT_LIST = Endpoint("settlement.list", "GET", "/bookings")

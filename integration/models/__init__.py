@@ -1,0 +1,24 @@
+"""Models of the integration app."""
+
+from .catalog import CatalogSnapshot, CodeMapping
+from .content import RatePlan, RatePlanModel, RatePlanModelTranslation, RoomType, RoomTypePhoto, RoomTypeTranslation
+from .properties import Property, PropertyMembership, PropertyPhoto, PropertyTranslation
+from .sync import ResourceKind, SyncAttempt, SyncState
+
+__all__ = [
+    "CatalogSnapshot",
+    "CodeMapping",
+    "Property",
+    "PropertyMembership",
+    "PropertyPhoto",
+    "PropertyTranslation",
+    "RatePlan",
+    "RatePlanModel",
+    "RatePlanModelTranslation",
+    "ResourceKind",
+    "RoomType",
+    "RoomTypePhoto",
+    "RoomTypeTranslation",
+    "SyncAttempt",
+    "SyncState",
+]

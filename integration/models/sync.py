@@ -1,0 +1,86 @@
+"""The outbox of the sync to the hub: one state row per hub resource, and every attempt to send it."""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from ..choices import SyncStatus
+from .properties import Property
+
+
+class ResourceKind(models.TextChoices):
+    """The hub resources we push; the order of parents before children is ResourceKind.rank()."""
+
+    PROPERTY = "property", _("property")
+    ROOM_TYPE = "roomtype", _("room type")
+    RATE_PLAN_MODEL = "rateplan_model", _("rate plan model")
+    RATE_PLAN = "rateplan", _("rate plan")
+
+
+class SyncState(models.Model):
+    """Where one resource stands with the hub: the body the hub last acknowledged, and whether ours
+    has changed since (the outbox row, written in the same transaction as the change)."""
+
+    kind = models.CharField(_("resource"), max_length=20, choices=ResourceKind.choices)
+    object_id = models.PositiveBigIntegerField(_("object id"))
+    property = models.ForeignKey(
+        Property, verbose_name=_("property"), on_delete=models.CASCADE, related_name="sync_states"
+    )
+    status = models.CharField(_("sync status"), max_length=8, choices=SyncStatus.choices, default=SyncStatus.PENDING)
+    #: Bumped by every change; the sender notes the version it built its body from.
+    version = models.PositiveIntegerField(default=1)
+    sent_version = models.PositiveIntegerField(default=0)
+    #: The last body the hub answered 2xx to; None until the hub knows the resource.
+    acked_body = models.JSONField(null=True, blank=True)
+    known_to_hub = models.BooleanField(_("known to the hub"), default=False)
+    last_error = models.TextField(_("last error"), blank=True)
+    last_status_code = models.PositiveSmallIntegerField(_("last HTTP status"), null=True, blank=True)
+    failures = models.PositiveSmallIntegerField(_("failures in a row"), default=0)
+    last_synced_at = models.DateTimeField(_("last synced at"), null=True, blank=True)
+    next_attempt_at = models.DateTimeField(_("next attempt at"), null=True, blank=True, db_index=True)
+    #: When a task for this row was last put on the queue; the sweeper re-queues rows left too long.
+    queued_at = models.DateTimeField(null=True, blank=True)
+    #: A worker sending this row holds it until then, so two never send the same resource at once.
+    lease_until = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("hub sync state")
+        verbose_name_plural = _("hub sync states")
+        ordering = ["property", "kind", "object_id"]
+        constraints = [models.UniqueConstraint(fields=["kind", "object_id"], name="syncstate_one_per_resource")]
+        indexes = [models.Index(fields=["status", "next_attempt_at"], name="syncstate_due")]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} #{self.object_id}: {self.get_status_display()}"
+
+
+class SyncAttempt(models.Model):
+    """One HTTP exchange with the hub for a resource, as sent (secrets removed) and answered."""
+
+    class Outcome(models.TextChoices):
+        SUCCESS = "success", _("Success")
+        RETRY = "retry", _("Will retry")
+        FAILED = "failed", _("Failed")
+
+    state = models.ForeignKey(
+        SyncState, verbose_name=_("sync state"), on_delete=models.CASCADE, related_name="attempts"
+    )
+    property = models.ForeignKey(
+        Property, verbose_name=_("property"), on_delete=models.CASCADE, related_name="sync_attempts"
+    )
+    method = models.CharField(_("method"), max_length=6)
+    path = models.CharField(_("path"), max_length=500)
+    request_body = models.JSONField(_("request body"), null=True, blank=True)
+    status_code = models.PositiveSmallIntegerField(_("HTTP status"), null=True, blank=True)
+    hub_message = models.TextField(_("hub message"), blank=True)
+    outcome = models.CharField(_("outcome"), max_length=8, choices=Outcome.choices)
+    duration_ms = models.PositiveIntegerField(_("duration (ms)"))
+    created_at = models.DateTimeField(_("time"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("hub sync attempt")
+        verbose_name_plural = _("hub sync attempts")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"{self.method} {self.path} → {self.status_code or self.hub_message}"

@@ -1,0 +1,94 @@
+"""The outbox: marking a resource changed in the caller's transaction, and queueing its send."""
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from ..choices import SyncStatus
+from ..models import Property, SyncState
+from .resources import KIND_OF_MODEL
+
+logger = logging.getLogger(__name__)
+
+#: A queued send not started in this time is taken as lost (broker down, message dropped): the sweeper
+#: queues it again.
+QUEUE_GRACE = timedelta(minutes=2)
+
+
+def _property_id(obj):
+    return obj.pk if isinstance(obj, Property) else obj.property_id
+
+
+def sync_state_ensure(obj):
+    """The outbox row of obj, created (pending) if the hub has never been told of it."""
+    state, _ = SyncState.objects.get_or_create(
+        kind=KIND_OF_MODEL[type(obj)], object_id=obj.pk, defaults={"property_id": _property_id(obj)}
+    )
+    return state
+
+
+def sync_mark_changed(obj):
+    """Record, in the caller's transaction, that the hub should get obj's current state, and queue the
+    send for after the commit. Call it from every service that changes what the hub sees of obj."""
+    state = sync_state_ensure(obj)
+    SyncState.objects.filter(pk=state.pk).update(
+        version=F("version") + 1, status=SyncStatus.PENDING, failures=0, next_attempt_at=None
+    )
+    # Edits within this window after the first go out as one request: the sender reads the latest state.
+    sync_queue(state.pk, countdown=settings.HUB_SYNC_COALESCE_SECONDS)
+    return state
+
+
+def sync_queue(state_id, *, countdown=0, force=False):
+    """Queue a send of the row after the current transaction commits, unless one is queued already
+    (force: queue regardless, for a send that must follow one in flight)."""
+    now = timezone.now()
+    rows = SyncState.objects.filter(pk=state_id)
+    if not force:
+        rows = rows.filter(Q(queued_at__isnull=True) | Q(queued_at__lt=now - QUEUE_GRACE))
+    if rows.update(queued_at=now):
+        transaction.on_commit(lambda: _publish(state_id, countdown))
+
+
+def _publish(state_id, countdown):
+    from ..tasks import sync_resource
+
+    try:
+        sync_resource.apply_async((state_id,), countdown=countdown)
+    except Exception:  # the broker is down: the row stays pending and the sweeper queues it again
+        logger.warning("could not queue the hub sync of state %s; the sweeper will retry", state_id, exc_info=True)
+
+
+def sync_request(states, *, retry_failed=False):
+    """Send these rows now ("send now"), and with retry_failed also the failed ones ("retry")."""
+    rows = SyncState.objects.filter(pk__in=[state.pk for state in states])
+    if retry_failed:
+        rows.filter(status=SyncStatus.FAILED).update(status=SyncStatus.PENDING, failures=0, next_attempt_at=None)
+    queued = 0
+    for state_id in rows.filter(status=SyncStatus.PENDING).values_list("pk", flat=True):
+        sync_queue(state_id, force=True)
+        queued += 1
+    return queued
+
+
+def sync_sweep():
+    """Queue again every pending row whose send was lost or is overdue; returns how many."""
+    now = timezone.now()
+    stale = now - QUEUE_GRACE
+    lost = SyncState.objects.filter(
+        Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=stale),
+        Q(queued_at__isnull=True) | Q(queued_at__lte=stale),
+        Q(lease_until__isnull=True) | Q(lease_until__lt=now),
+        status=SyncStatus.PENDING,
+    ).values_list("pk", flat=True)
+    count = 0
+    for state_id in lost:
+        sync_queue(state_id, force=True)
+        count += 1
+    if count:
+        logger.info("sync sweeper queued %d pending resources again", count)
+    return count

@@ -1,0 +1,226 @@
+"""The sender: builds a resource's current body, compares it with what the hub acknowledged, sends
+POST, PATCH or nothing, records the attempt, and decides what follows (synced, retry, failed)."""
+
+import enum
+import logging
+import random
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..choices import SyncStatus
+from ..hub.client import HubError, HubHTTPError, get_hub_client
+from ..hub.payloads import full_patch_body, patch_body, redact_body
+from ..models import SyncAttempt, SyncState
+from .outbox import sync_queue, sync_state_ensure
+from .resources import RESOURCES, parents, path_params
+
+logger = logging.getLogger(__name__)
+
+#: Held while sending; longer than the hub client's connect and read timeouts together.
+LEASE = timedelta(minutes=5)
+#: Retry-After is honoured up to this many seconds (below the broker's visibility timeout).
+RETRY_AFTER_CAP = 60 * 60
+#: When another worker holds the row, look again this much later.
+BUSY_RETRY_SECONDS = 5
+
+
+class Outcome(enum.StrEnum):
+    """What one sync_send did."""
+
+    SENT = "sent"
+    UNCHANGED = "unchanged"
+    WAITING = "waiting"
+    BUSY = "busy"
+    RETRY = "retry"
+    FAILED = "failed"
+    GONE = "gone"
+
+
+def retry_delay(failures, retry_after=None):
+    """Seconds before the next try after failures in a row: exponential with jitter, or Retry-After.
+
+    The n-th retry waits between half and all of HUB_SYNC_BACKOFF_BASE * 2^(n-1), at most
+    HUB_SYNC_BACKOFF_CAP seconds.
+    """
+    ceiling = min(settings.HUB_SYNC_BACKOFF_CAP, settings.HUB_SYNC_BACKOFF_BASE * 2 ** (failures - 1))
+    delay = ceiling / 2 + random.uniform(0, ceiling / 2)  # noqa: S311 (jitter, not cryptography)
+    if retry_after is not None:
+        delay = max(delay, min(retry_after, RETRY_AFTER_CAP))
+    return delay
+
+
+def sync_send(state_id, *, full=False, schedule=True, client=None):
+    """Bring the hub up to date with one resource. full re-sends its whole state (a full resync).
+
+    schedule: queue retries and follow-ups through Celery (False when a command sends in-process).
+    """
+    now = timezone.now()
+    claimed = (
+        SyncState.objects.filter(pk=state_id)
+        .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
+        .update(lease_until=now + LEASE, queued_at=None)
+    )
+    if not claimed:
+        if schedule:
+            sync_queue(state_id, countdown=BUSY_RETRY_SECONDS, force=True)
+        return Outcome.BUSY
+    outcome = Outcome.GONE
+    try:
+        outcome = _send(state_id, full=full, schedule=schedule, client=client or get_hub_client())
+        return outcome
+    finally:
+        SyncState.objects.filter(pk=state_id).update(lease_until=None)
+        changed_meanwhile = SyncState.objects.filter(
+            pk=state_id, status=SyncStatus.PENDING, version__gt=F("sent_version")
+        ).exists()
+        if schedule and outcome in (Outcome.SENT, Outcome.UNCHANGED) and changed_meanwhile:
+            sync_queue(state_id, force=True)
+
+
+def _send(state_id, *, full, schedule, client):
+    state = SyncState.objects.filter(pk=state_id).first()
+    if state is None:
+        return Outcome.GONE
+    resource = RESOURCES[state.kind]
+    obj = resource.load(state.object_id)
+    if obj is None:
+        state.delete()
+        return Outcome.GONE
+
+    missing = [(kind, parent) for kind, parent in parents(obj) if not _known_to_hub(kind, parent)]
+    if missing:
+        if schedule:
+            for _kind, parent in missing:
+                sync_queue(sync_state_ensure(parent).pk)
+        names = ", ".join(str(RESOURCES[kind].model._meta.verbose_name) for kind, _parent in missing)
+        state.last_error = _("Waiting for the %(parents)s to reach the hub.") % {"parents": names}
+        state.save(update_fields=["last_error", "updated_at"])
+        return Outcome.WAITING
+
+    version = state.version
+    body = resource.build(obj)
+    params = path_params(obj)
+    was_known = state.known_to_hub
+    try:
+        if not state.known_to_hub:
+            try:
+                _exchange(state, client, resource.create, params, body)
+            except HubHTTPError as exc:
+                if exc.status != 409:
+                    raise
+                # OURS: 409 on create means the hub has it already; continue with a PATCH of everything.
+                state.known_to_hub = True
+                state.save(update_fields=["known_to_hub", "updated_at"])
+                _exchange(state, client, resource.update, params, full_patch_body(state.kind, body))
+        else:
+            send = full_patch_body(state.kind, body) if full else patch_body(state.kind, state.acked_body, body)
+            if not send:
+                _mark_synced(state, version, body)
+                return Outcome.UNCHANGED
+            _exchange(state, client, resource.update, params, send)
+    except HubError as exc:
+        if exc.retryable:
+            return _schedule_retry(state, exc, schedule)
+        _mark_failed(state, exc)
+        return Outcome.FAILED
+
+    _mark_synced(state, version, body)
+    if not was_known and schedule:
+        _queue_waiting_children(state)
+    return Outcome.SENT
+
+
+def _known_to_hub(kind, obj):
+    return SyncState.objects.filter(kind=kind, object_id=obj.pk, known_to_hub=True).exists()
+
+
+def _exchange(state, client, endpoint, params, body):
+    """One call to the hub, recorded as an attempt whatever its result."""
+    path = endpoint.path(**params)
+    try:
+        response = client.call(endpoint, path_params=params, body=body)
+    except HubError as exc:
+        conflict = isinstance(exc, HubHTTPError) and exc.status == 409 and endpoint is RESOURCES[state.kind].create
+        if conflict:
+            outcome = SyncAttempt.Outcome.SUCCESS
+        else:
+            outcome = SyncAttempt.Outcome.RETRY if exc.retryable else SyncAttempt.Outcome.FAILED
+        _record(state, endpoint, path, body, exc.status, exc.message, outcome, exc.duration_ms)
+        raise
+    _record(state, endpoint, path, body, response.status, "", SyncAttempt.Outcome.SUCCESS, response.duration_ms)
+    return response
+
+
+def _record(state, endpoint, path, body, status, message, outcome, duration_ms):
+    SyncAttempt.objects.create(
+        state=state,
+        property_id=state.property_id,
+        method=endpoint.method,
+        path=path,
+        request_body=redact_body(body),
+        status_code=status,
+        hub_message=message,
+        outcome=outcome,
+        duration_ms=duration_ms,
+    )
+
+
+def _mark_synced(state, version, body):
+    """The hub holds body: synced, unless the resource changed again while it was being sent."""
+    now = timezone.now()
+    fields = {
+        "acked_body": body,
+        "known_to_hub": True,
+        "sent_version": version,
+        "last_error": "",
+        "last_status_code": None,
+        "failures": 0,
+        "last_synced_at": now,
+        "next_attempt_at": None,
+    }
+    SyncState.objects.filter(pk=state.pk, version=version).update(status=SyncStatus.SYNCED, **fields)
+    SyncState.objects.filter(pk=state.pk).exclude(version=version).update(**fields)
+
+
+def _schedule_retry(state, exc, schedule):
+    failures = state.failures + 1
+    if failures >= settings.HUB_SYNC_MAX_FAILURES:
+        message = _("Gave up after %(count)d attempts: %(message)s") % {"count": failures, "message": exc.message}
+        _mark_failed(state, exc, message=message, failures=failures)
+        return Outcome.FAILED
+    delay = retry_delay(failures, exc.retry_after)
+    SyncState.objects.filter(pk=state.pk).update(
+        failures=failures,
+        last_error=exc.message,
+        last_status_code=exc.status,
+        next_attempt_at=timezone.now() + timedelta(seconds=delay),
+    )
+    logger.info("hub sync of %s #%s retries in %.1f s after: %s", state.kind, state.object_id, delay, exc.message)
+    if schedule:
+        sync_queue(state.pk, countdown=delay, force=True)
+    return Outcome.RETRY
+
+
+def _mark_failed(state, exc, *, message=None, failures=None):
+    """A failure the hub will not get over by itself (a 4xx): shown to staff, never retried alone."""
+    SyncState.objects.filter(pk=state.pk).update(
+        status=SyncStatus.FAILED,
+        last_error=message or exc.message,
+        last_status_code=exc.status,
+        failures=failures if failures is not None else state.failures + 1,
+        next_attempt_at=None,
+    )
+    logger.warning("hub sync of %s #%s failed: %s", state.kind, state.object_id, message or exc.message)
+
+
+def _queue_waiting_children(state):
+    """The hub now knows this resource: send what was waiting for it."""
+    rank = RESOURCES[state.kind].rank
+    later_kinds = [kind for kind, resource in RESOURCES.items() if resource.rank > rank]
+    waiting = SyncState.objects.filter(property_id=state.property_id, kind__in=later_kinds, status=SyncStatus.PENDING)
+    for child_id in waiting.values_list("pk", flat=True):
+        sync_queue(child_id, force=True)
