@@ -1,17 +1,127 @@
-"""The demo data `make run` starts with: a realistic property and an admin who manages it."""
+"""The demo data `make run` starts with: a realistic hanok stay with its rooms, rate plan models and rate
+plans, and an admin who manages it. Everything is queued for the hub, so the demo shows it synced."""
 
+import datetime
 import secrets
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from .choices import MembershipRole
-from .models import Property
+from .choices import MembershipRole, RatePlanType
+from .models import Property, RatePlan, RatePlanModel, RoomType
 from .services import membership_grant
+from .sync.outbox import sync_mark_changed
 
 DEMO_ADMIN_USERNAME = "admin"
-DEMO_PROPERTY = {"vendor_id": "demo-seochon-hanok", "name": "서촌 한옥스테이"}
+DEMO_PROPERTY = {
+    "vendor_id": "demo-seochon-hanok",
+    "name": "서촌 한옥스테이",
+    "email": "stay@seochon-hanok.example",
+    "phone": "02-730-1234",
+    "sms_phone": "010-2345-6789",
+    "checkin": datetime.time(15, 0),
+    "checkout": datetime.time(11, 0),
+    "website": "https://seochon-hanok.example",
+    "refunds": {"0d": 0, "1d": 30, "3d": 50, "7d": 100},
+    "classifications": ["hanok", "hanok.stay"],
+    "property_tags": ["location.downtown", "theme.couple", "policy.no_smoking"],
+    "facility_tags": ["parking", "dining.cafe"],
+    "service_tags": ["wifi", "meal.breakfast", "front.luggage"],
+    "attraction_tags": ["heritage", "heritage.gyeongbokgung", "shopping.traditional_market"],
+    "extra_adult_price": 20000,
+}
+DEMO_PROPERTY_TEXT = {
+    "ko-KR": {
+        "name": "서촌 한옥스테이",
+        "description": "경복궁 서쪽 골목에 자리한 100년 된 한옥을 고친 숙소입니다.",
+        "address": "서울특별시 종로구 자하문로 12",
+        "address_detail": "안채",
+        "notice": "한옥 특성상 방음이 약할 수 있습니다. 밤 10시 이후에는 조용히 해 주세요.",
+        "reservation_description": "체크인 당일 오후 1시에 출입 비밀번호를 문자로 보내 드립니다.",
+        "refunds_description": "체크인 7일 전까지 전액, 3일 전까지 50%, 1일 전까지 30% 환불됩니다.",
+    },
+    "en-US": {
+        "name": "Seochon Hanok Stay",
+        "description": "A restored 100-year-old hanok in the lanes west of Gyeongbokgung Palace.",
+        "address": "12 Jahamun-ro, Jongno-gu, Seoul",
+        "address_detail": "Main wing",
+    },
+}
+DEMO_PHOTOS = [
+    ("https://images.seochon-hanok.example/courtyard.jpg", "마당", 0),
+    ("https://images.seochon-hanok.example/gate.jpg", "대문", 1),
+]
+DEMO_ROOM_TYPES = [
+    {
+        "vendor_id": "ondol",
+        "name": "온돌방",
+        "en": "Ondol room",
+        "fields": {
+            "min_stay": 1,
+            "max_stay": 14,
+            "size": "19.80",
+            "standard_capacity": 2,
+            "max_capacity": 3,
+            "roomtype_tags": ["room.ondol"],
+            "amenity_tags": ["wifi", "bath.shower", "appliance.air_conditioner"],
+            "view_tags": ["courtyard"],
+            "details": {"room": 1, "bathroom": 1},
+        },
+    },
+    {
+        "vendor_id": "daecheong-suite",
+        "name": "대청 스위트",
+        "en": "Daecheong suite",
+        "fields": {
+            "min_stay": 1,
+            "max_stay": 14,
+            "size": "42.00",
+            "standard_capacity": 2,
+            "max_capacity": 4,
+            "roomtype_tags": ["room.suite", "layout.separate_bedroom", "feature.terrace"],
+            "amenity_tags": ["wifi", "bath.bathtub", "kitchen.coffee_machine", "appliance.tv"],
+            "view_tags": ["garden"],
+            "details": {"bedroom": 1, "living_room": 1, "bathroom": 1},
+            "double_beds": 1,
+        },
+    },
+    {
+        "vendor_id": "family-annex",
+        "name": "가족 별채",
+        "en": "Family annex",
+        "fields": {
+            "min_stay": 2,
+            "max_stay": 14,
+            "size": "56.50",
+            "standard_capacity": 4,
+            "max_capacity": 6,
+            "roomtype_tags": ["room.family", "layout.duplex"],
+            "amenity_tags": ["wifi", "kitchen.cooktop", "appliance.refrigerator", "appliance.washer"],
+            "view_tags": ["courtyard", "urban.landmark"],
+            "details": {"bedroom": 2, "bathroom": 2},
+            "single_beds": 2,
+            "double_beds": 1,
+        },
+    },
+]
+DEMO_MODELS = [
+    {"vendor_id": "room-only", "name": "객실만", "en": "Room only", "type": RatePlanType.STANDALONE, "fields": {}},
+    {
+        "vendor_id": "breakfast",
+        "name": "한식 조식 포함",
+        "en": "Korean breakfast included",
+        "type": RatePlanType.PACKAGE,
+        "fields": {"breakfast": True},
+    },
+    {
+        "vendor_id": "early-bird",
+        "name": "얼리버드 (환불 불가)",
+        "en": "Early bird (non-refundable)",
+        "type": RatePlanType.PACKAGE,
+        "fields": {"refundable": False, "min_los": 2},
+    },
+]
 
 
 @dataclass(frozen=True)
@@ -25,10 +135,13 @@ class DemoSeedResult:
 
 @transaction.atomic
 def demo_seed():
-    """Create the demo property and admin user where missing; running it again changes nothing."""
-    demo_property, _ = Property.objects.get_or_create(
-        vendor_id=DEMO_PROPERTY["vendor_id"], defaults={"name": DEMO_PROPERTY["name"]}
+    """Create the demo property, its content and the admin user where missing, and queue what it created
+    for the hub; running it again changes nothing."""
+    demo_property, created = Property.objects.get_or_create(
+        vendor_id=DEMO_PROPERTY["vendor_id"], defaults=DEMO_PROPERTY
     )
+    if created:
+        _create_content(demo_property)
     User = get_user_model()
     password = None
     admin = User.objects.filter(username=DEMO_ADMIN_USERNAME).first()
@@ -37,3 +150,36 @@ def demo_seed():
         admin = User.objects.create_superuser(username=DEMO_ADMIN_USERNAME, email="", password=password)
     membership_grant(user=admin, property=demo_property, role=MembershipRole.MANAGER)
     return DemoSeedResult(property=demo_property, admin_username=admin.username, admin_password=password)
+
+
+def _create_content(prop):
+    for locale, text in DEMO_PROPERTY_TEXT.items():
+        prop.translations.create(locale=locale, **text)
+    for url, caption, order in DEMO_PHOTOS:
+        prop.photos.create(url=url, description=caption, order=order)
+    room_types = []
+    for spec in DEMO_ROOM_TYPES:
+        room_type = RoomType.objects.create(
+            property=prop, vendor_id=spec["vendor_id"], name=spec["name"], **spec["fields"]
+        )
+        room_type.translations.create(locale="ko-KR", name=spec["name"])
+        room_type.translations.create(locale="en-US", name=spec["en"])
+        room_type.photos.create(url=f"https://images.seochon-hanok.example/{spec['vendor_id']}.jpg", order=0)
+        room_types.append(room_type)
+    models = []
+    for spec in DEMO_MODELS:
+        model = RatePlanModel.objects.create(
+            property=prop, vendor_id=spec["vendor_id"], name=spec["name"], type=spec["type"], **spec["fields"]
+        )
+        model.translations.create(locale="ko-KR", name=spec["name"])
+        model.translations.create(locale="en-US", name=spec["en"])
+        models.append(model)
+    plans = [
+        RatePlan.objects.create(
+            property=prop, room_type=room_type, model=model, vendor_id=f"{room_type.vendor_id}-{model.vendor_id}"
+        )
+        for room_type in room_types
+        for model in models
+    ]
+    for obj in (prop, *room_types, *models, *plans):
+        sync_mark_changed(obj)

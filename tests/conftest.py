@@ -14,6 +14,8 @@ from django.db import connection
 
 from tests.factories import PropertyFactory, UserFactory, member
 
+pytest_plugins = ["tests.hub_fixtures"]
+
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
 _SERVICE_MARKERS = ("postgres", "redis", "browser")
 _outcomes = {marker: Counter() for marker in _SERVICE_MARKERS}

@@ -10,3 +10,12 @@ os.environ.setdefault("CELERY_BROKER_URL", "memory://localhost/")
 from config.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+if CELERY_BROKER_URL.startswith("memory://"):  # noqa: F405
+    # The tests' worker polls the in-process queue often, so that it also stops quickly.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.05}
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # A file, not shared memory: the live server and the worker threads then wait for each other's
+    # locks (with the timeout above) instead of failing with "table is locked". One per test run.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}  # noqa: F405

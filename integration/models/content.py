@@ -182,6 +182,13 @@ class RatePlanModel(models.Model):
             errors["sale_to"] = _("The sale window must end on or after the day it starts.")
         if self.min_los and self.max_los and self.min_los > self.max_los:
             errors["max_los"] = _("The maximum length of stay cannot be below the minimum.")
+        if self.type == RatePlanType.STANDALONE and self.property_id:
+            other = RatePlanModel.objects.filter(property_id=self.property_id, type=RatePlanType.STANDALONE)
+            existing = other.exclude(pk=self.pk).first()
+            if existing:
+                errors["type"] = _("%(name)s is already this property's standalone model; add a package instead.") % {
+                    "name": existing.name
+                }
         if errors:
             raise ValidationError(errors)
 

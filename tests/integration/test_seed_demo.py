@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from integration.models import Property, PropertyMembership
+from tests.hub_fixtures import all_synced, assert_hub_holds, wait_until
 
 pytestmark = pytest.mark.django_db
 
@@ -54,3 +55,23 @@ def test_password_is_generated_not_fixed():
 
     assert first != second
     assert len(second) >= 16
+
+
+def test_the_demo_has_rooms_three_models_and_their_rate_plans():
+    seed()
+
+    demo = Property.objects.get()
+    assert demo.room_types.count() == 3
+    assert sorted(demo.rate_plan_models.values_list("type", flat=True)) == ["package", "package", "standalone"]
+    assert demo.rate_plans.count() == 9
+    assert set(demo.translations.values_list("locale", flat=True)) == {"ko-KR", "en-US"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_demo_reaches_the_sandbox_in_full(worker):
+    seed()
+
+    wait_until(all_synced, timeout=60, message="the demo synced")
+    demo = Property.objects.get()
+    for obj in (demo, *demo.room_types.all(), *demo.rate_plan_models.all(), *demo.rate_plans.all()):
+        assert_hub_holds(obj)

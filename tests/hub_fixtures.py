@@ -1,0 +1,88 @@
+"""Fixtures for tests that drive the real path: service -> outbox -> Celery -> HTTP -> sandbox (a pytest plugin)."""
+
+import time
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from celery.signals import task_postrun
+from django.db import connection
+
+from config.celery import app as celery_app
+from hubsandbox import state as hub_state
+from integration.choices import SyncStatus
+from integration.models import SyncState
+from integration.sync.resources import KIND_OF_MODEL, RESOURCES, path_params
+
+
+def wait_until(condition, *, timeout=30.0, interval=0.05, message="condition"):
+    """Poll condition() until it is true; fail after timeout seconds (a bound, not a speed goal)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout} s waiting for {message}")
+
+
+@pytest.fixture
+def hub(live_server, settings):
+    """The sandbox, served over real HTTP by the live server, as the hub; empty at the start."""
+    settings.HUB_BASE_URL = f"{live_server.url}/sandbox"
+    hub_state.reset()
+    return hub_state
+
+
+@pytest.fixture
+def fast_sync(settings):
+    """Short coalescing and retry delays, so that tests of the real queue finish quickly."""
+    settings.HUB_SYNC_COALESCE_SECONDS = 0.3
+    settings.HUB_SYNC_BACKOFF_BASE = 0.05
+    settings.HUB_SYNC_BACKOFF_CAP = 0.5
+
+
+@pytest.fixture(scope="module")
+def celery_worker_thread(django_db_blocker):
+    """A real Celery worker (in a thread) consuming the configured broker: memory, or Redis in CI.
+    Started once per module: it reads the settings of the running test when a task arrives."""
+    celery_app.control.purge()
+    # The worker thread's database connection is closed after each task, so that none is left open
+    # between tests or when the test database is dropped.
+    task_postrun.connect(_close_connection)
+    try:
+        with (
+            django_db_blocker.unblock(),
+            start_worker(celery_app, pool="solo", perform_ping_check=False, loglevel="WARNING", shutdown_timeout=30),
+        ):
+            yield
+    finally:
+        task_postrun.disconnect(_close_connection)
+
+
+@pytest.fixture
+def worker(celery_worker_thread, hub, fast_sync):
+    """The worker, with an empty queue and an empty hub for this test."""
+    celery_app.control.purge()
+
+
+def _close_connection(**kwargs):
+    connection.close()
+
+
+def hub_ids(obj):
+    """The ids of obj's hub path, in order, as hubsandbox.state addresses resources."""
+    params = path_params(obj)
+    return [params[key] for key in ("pid", "rid", "mid", "rpid") if key in params]
+
+
+def assert_hub_holds(obj):
+    """The sandbox holds exactly our current body of obj (every field we send, with the same value)."""
+    kind = KIND_OF_MODEL[type(obj)]
+    resource = RESOURCES[kind]
+    body = resource.build(resource.load(obj.pk))
+    held = hub_state.get_resource(kind, *hub_ids(obj))
+    assert held is not None, f"the hub does not know {obj}"
+    assert {key: held.get(key) for key in body} == body
+
+
+def all_synced():
+    return not SyncState.objects.exclude(status=SyncStatus.SYNCED).exists()

@@ -1,0 +1,214 @@
+"""End to end: an admin change -> outbox -> Celery task -> HTTP -> sandbox, with a real worker."""
+
+import pytest
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+from kombu.exceptions import OperationalError
+
+from config.celery import app as celery_app
+from hubsandbox.faults import inject_faults
+from integration import tasks
+from integration.choices import SyncStatus
+from integration.models import Property, RatePlan, RatePlanModel, RoomType, SyncAttempt, SyncState
+from integration.services import content_saved
+from integration.sync import outbox
+from integration.sync.outbox import sync_sweep
+from tests.admin_forms import changeform_data
+from tests.factories import PropertyFactory, RoomTypeFactory, hub_content, korean, member
+from tests.hub_fixtures import all_synced, assert_hub_holds, wait_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def admin_save(client, url, **fields):
+    """Open an admin add or change page and submit it with fields changed; returns the response."""
+    response = client.post(url, changeform_data(client.get(url), **fields))
+    assert response.status_code == 302, response.context and [
+        response.context["adminform"].form.errors,
+        [inline.formset.errors for inline in response.context["inline_admin_formsets"]],
+        [inline.formset.non_form_errors() for inline in response.context["inline_admin_formsets"]],
+    ]
+    return response
+
+
+def test_admin_changes_reach_the_hub_for_every_resource_type(worker, client):
+    manager = member(PropertyFactory(), "manager")
+    client.force_login(manager)
+
+    admin_save(
+        client,
+        reverse("admin:integration_property_add"),
+        vendor_id="hanok-1",
+        name="Hanok",
+        email="stay@example.com",
+        **{
+            "translations-0-name": "한옥",
+            "translations-1-name": "Hanok",
+            "photos-0-url": "https://img.example.com/front.jpg",
+            "photos-0-order": "0",
+        },
+    )
+    prop = Property.objects.get(vendor_id="hanok-1")
+    admin_save(
+        client,
+        reverse("admin:integration_roomtype_add"),
+        property=prop.pk,
+        vendor_id="ondol",
+        name="Ondol",
+        min_stay="1",
+        max_stay="7",
+        standard_capacity="2",
+        max_capacity="3",
+        **{"translations-0-name": "온돌"},
+    )
+    admin_save(
+        client,
+        reverse("admin:integration_rateplanmodel_add"),
+        property=prop.pk,
+        vendor_id="base",
+        name="Base",
+        type="standalone",
+        **{"translations-0-name": "기본"},
+    )
+    room_type, model = RoomType.objects.get(vendor_id="ondol"), RatePlanModel.objects.get(vendor_id="base")
+    admin_save(
+        client,
+        reverse("admin:integration_rateplan_add"),
+        room_type=room_type.pk,
+        model=model.pk,
+        vendor_id="ondol-base",
+    )
+
+    wait_until(all_synced, message="every resource synced")
+    for obj in (prop, room_type, model, RatePlan.objects.get(vendor_id="ondol-base")):
+        assert_hub_holds(obj)
+    assert SyncAttempt.objects.filter(method="POST").earliest("id").path == "/gds/vendor/properties"
+
+    # A change in the admin reaches the hub as a PATCH of what changed.
+    admin_save(client, reverse("admin:integration_roomtype_change", args=[room_type.pk]), max_capacity="4")
+    wait_until(lambda: all_synced() and SyncAttempt.objects.filter(method="PATCH").exists(), message="the patch")
+    assert SyncAttempt.objects.get(method="PATCH").request_body == {"max_capacity": 4}
+    assert_hub_holds(room_type)
+
+
+def test_ten_quick_edits_make_one_request(worker, settings):
+    settings.HUB_SYNC_COALESCE_SECONDS = 1.5
+    prop = PropertyFactory(vendor_id="busy")
+    korean(prop)
+    with transaction.atomic():
+        content_saved(obj=prop, created=True, user=member(prop, "manager"))
+    wait_until(all_synced, message="the first send")
+
+    for n in range(10):
+        with transaction.atomic():
+            prop.name = f"Busy {n}"
+            prop.extra_adult_price = 1000 * (n + 1)
+            prop.save()
+            content_saved(obj=prop, created=False, user=prop.memberships.get().user)
+
+    wait_until(lambda: all_synced() and SyncAttempt.objects.filter(method="PATCH").exists(), message="the edits")
+    patches = SyncAttempt.objects.filter(method="PATCH")
+    assert patches.count() == 1
+    assert patches.get().request_body == {"settings": {"extra_adult_price": 10000}}
+    assert_hub_holds(prop)
+
+
+def test_with_30_percent_injected_failures_every_change_arrives(worker):
+    prop = PropertyFactory(vendor_id="flaky")
+    korean(prop)
+    room_types = [RoomTypeFactory(property=prop, vendor_id=f"room-{n}") for n in range(10)]
+    for room_type in room_types:
+        korean(room_type)
+
+    with inject_faults(error_rate=0.1, throttle_rate=0.1, drop_rate=0.1, retry_after=0, seed=30) as faults:
+        with transaction.atomic():
+            for obj in (prop, *room_types):
+                outbox.sync_mark_changed(obj)
+        wait_until(all_synced, timeout=60, message="every room type through the faults")
+
+    assert sum(faults.counts.values()) > 11  # faults were met and got over
+    assert SyncAttempt.objects.filter(outcome=SyncAttempt.Outcome.RETRY).exists()
+    for obj in (prop, *room_types):
+        assert_hub_holds(obj)
+
+
+def test_a_crash_between_commit_and_enqueue_is_recovered_by_the_sweeper(worker, monkeypatch):
+    prop = PropertyFactory(vendor_id="lost")
+    korean(prop)
+    # The process dies after the commit, before the message reaches the broker.
+    monkeypatch.setattr(outbox, "_publish", lambda state_id, countdown: None)
+    with transaction.atomic():
+        outbox.sync_mark_changed(prop)
+    monkeypatch.undo()
+
+    state = SyncState.objects.get()
+    assert state.status == SyncStatus.PENDING
+    assert sync_sweep() == 0  # not yet: the queued send is given time to start
+
+    SyncState.objects.update(queued_at=timezone.now() - outbox.QUEUE_GRACE * 2)
+    assert sync_sweep() == 1
+    wait_until(all_synced, message="the swept send")
+    assert_hub_holds(prop)
+
+
+def test_a_send_left_by_a_killed_worker_is_sent_after_its_lease_expires(worker):
+    prop = PropertyFactory(vendor_id="killed")
+    korean(prop)
+    state = outbox.sync_state_ensure(prop)
+    # What a worker killed mid-request leaves: the row leased, its message gone.
+    long_ago = timezone.now() - outbox.QUEUE_GRACE * 2
+    SyncState.objects.filter(pk=state.pk).update(lease_until=timezone.now() + outbox.QUEUE_GRACE, queued_at=long_ago)
+    assert sync_sweep() == 0  # the lease may still be someone's
+
+    SyncState.objects.filter(pk=state.pk).update(lease_until=long_ago)
+    assert sync_sweep() == 1
+    wait_until(all_synced, message="the send after the lease")
+    assert_hub_holds(prop)
+
+
+def test_a_broker_outage_loses_no_change_and_shows_no_error(worker, client, monkeypatch):
+    manager = member(PropertyFactory(vendor_id="outage"), "manager")
+    prop = manager.property_memberships.get().property
+    korean(prop)
+    client.force_login(manager)
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(tasks.sync_resource, "apply_async", broker_down)
+    admin_save(client, reverse("admin:integration_property_change", args=[prop.pk]), name="Outage")
+    monkeypatch.undo()
+
+    assert SyncState.objects.get().status == SyncStatus.PENDING
+    SyncState.objects.update(queued_at=timezone.now() - outbox.QUEUE_GRACE * 2)
+    sync_sweep()  # as beat runs it once the broker is back
+    wait_until(all_synced, message="the send after the outage")
+    assert_hub_holds(prop)
+
+
+def test_the_worker_acknowledges_late_and_gives_messages_back_when_killed():
+    """A killed worker loses nothing: messages are acknowledged after the task ran and requeued when the
+    worker process dies; a delayed retry is not redelivered early by Redis."""
+    conf = celery_app.conf
+    assert conf.task_acks_late is True
+    assert conf.task_reject_on_worker_lost is True
+    assert conf.worker_prefetch_multiplier == 1
+    if conf.broker_url.startswith("redis"):
+        assert conf.broker_transport_options["visibility_timeout"] > 60 * 60
+
+
+def test_hub_content_fixture_syncs_in_parent_order(worker):
+    prop = PropertyFactory(vendor_id="ordered")
+    room_type, standalone, package, plans = hub_content(prop)
+    with transaction.atomic():
+        # Children first, on purpose: they wait for their parents.
+        for obj in (*plans, package, standalone, room_type, prop):
+            outbox.sync_mark_changed(obj)
+
+    wait_until(all_synced, message="the whole property")
+    posts = [attempt.path for attempt in SyncAttempt.objects.filter(method="POST", status_code=200).order_by("id")]
+    assert posts[0] == "/gds/vendor/properties"
+    assert all(path.endswith("/rateplans") for path in posts[-2:])
+    for obj in (prop, room_type, standalone, package, *plans):
+        assert_hub_holds(obj)
