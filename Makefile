@@ -8,7 +8,7 @@ export PATH := $(BIN):$(PATH)
 export DJANGO_DEBUG ?= true
 export HUB_SANDBOX_ENABLED ?= true
 
-.PHONY: run test lint messages setup
+.PHONY: run test lint messages setup bench
 
 $(VENV)/.runtime: requirements.txt constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,3 +41,7 @@ lint: $(VENV)/.dev
 ## test: lint, then pytest (PostgreSQL and Redis when DATABASE_URL and CELERY_BROKER_URL are set)
 test: $(VENV)/.dev messages lint
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+## bench: the sync benchmark on a fresh database (SQLite under var/bench/, or DATABASE_URL's server); prints figures
+bench: $(VENV)/.dev messages
+	$(BIN)/python -m bench.sync

@@ -133,6 +133,8 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BEAT_SCHEDULE = {
     "hub-sync-sweeper": {"task": "integration.tasks.sync_sweeper", "schedule": 60.0},
+    # The hub's code catalog changes rarely; a daily fetch keeps the tag pickers and checks current.
+    "hub-catalog-refresh": {"task": "integration.tasks.catalog_refresh_task", "schedule": 24 * 60 * 60.0},
 }
 # Publishing must not hang a request when the broker is down: the outbox row stays pending and the
 # sweeper queues it once the broker is back.

@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from . import services
 from .admin_mixins import PropertyScopedAdmin, PropertyScopedAdminMixin
 from .choices import Locale, SyncStatus
+from .forms import catalog_formfield
 from .models import (
     Property,
     PropertyMembership,
@@ -155,6 +156,10 @@ class HubContentAdmin(PropertyScopedAdmin):
             # The hub knows the resource by its vendor id: chosen once, on creation.
             readonly.append("vendor_id")
         return readonly
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        # Tag lists pick from the hub's code catalog; the refund policy has its own editor.
+        return catalog_formfield(db_field) or super().formfield_for_dbfield(db_field, request, **kwargs)
 
     def get_formset_kwargs(self, request, obj, inline, prefix):
         kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
@@ -392,3 +397,7 @@ class PropertyMembershipAdmin(admin.ModelAdmin):
     def delete_queryset(self, request, queryset):
         for membership in queryset.select_related("user"):
             services.membership_revoke(membership=membership)
+
+
+# The code catalog and the code mapping table have screens of their own.
+from . import admin_catalog  # noqa: E402, F401

@@ -2,6 +2,7 @@
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class MembershipRole(models.TextChoices):
@@ -48,7 +49,8 @@ class CatalogGroup(models.TextChoices):
     ATTRACTION = "attraction", _("Attraction")
     ROOMTYPE = "roomtype", _("Room type")
     AMENITY = "amenity", _("Amenity")
-    VIEW = "view", _("View")
+    # A context, so that the catalog group is not translated as Django's "View" button.
+    VIEW = "view", pgettext_lazy("catalog group", "View")
 
 
 class SyncStatus(models.TextChoices):

@@ -2,6 +2,7 @@
 plans, and an admin who manages it. Everything is queued for the hub, so the demo shows it synced."""
 
 import datetime
+import logging
 import secrets
 from dataclasses import dataclass
 
@@ -9,9 +10,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from .choices import MembershipRole, RatePlanType
-from .models import Property, RatePlan, RatePlanModel, RoomType
+from .models import CatalogSnapshot, Property, RatePlan, RatePlanModel, RoomType
 from .services import membership_grant
 from .sync.outbox import sync_mark_changed
+
+logger = logging.getLogger(__name__)
 
 DEMO_ADMIN_USERNAME = "admin"
 DEMO_PROPERTY = {
@@ -149,7 +152,19 @@ def demo_seed():
         password = secrets.token_urlsafe(12)
         admin = User.objects.create_superuser(username=DEMO_ADMIN_USERNAME, email="", password=password)
     membership_grant(user=admin, property=demo_property, role=MembershipRole.MANAGER)
+    if not CatalogSnapshot.objects.exists():
+        # The sandbox serves the catalog once the web server is up: the worker fetches it then.
+        transaction.on_commit(lambda: _queue_catalog_fetch())
     return DemoSeedResult(property=demo_property, admin_username=admin.username, admin_password=password)
+
+
+def _queue_catalog_fetch():
+    from .tasks import catalog_refresh_task
+
+    try:
+        catalog_refresh_task.apply_async(countdown=5)
+    except Exception:  # no broker: the daily fetch, `manage.py hub_catalog` or the admin button will do
+        logger.warning("could not queue the first code catalog fetch", exc_info=True)
 
 
 def _create_content(prop):

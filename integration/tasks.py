@@ -2,6 +2,8 @@
 
 from celery import shared_task
 
+from .catalog import catalog_refresh
+from .hub.client import HubError
 from .sync.outbox import sync_sweep
 from .sync.sender import sync_send
 
@@ -16,3 +18,16 @@ def sync_resource(state_id):
 def sync_sweeper():
     """Queue again what a lost broker message or a dead worker left pending."""
     sync_sweep()
+
+
+@shared_task(bind=True, ignore_result=True, max_retries=5)
+def catalog_refresh_task(self):
+    """Fetch and store the hub's code catalog (daily, from beat); a busy or unreachable hub is tried again."""
+    try:
+        catalog_refresh()
+    except HubError as error:
+        if not error.retryable:
+            raise
+        # Below the broker's visibility timeout, so that a waiting retry is not delivered twice.
+        countdown = min(error.retry_after or 60 * 2**self.request.retries, 60 * 60)
+        raise self.retry(exc=error, countdown=countdown) from error

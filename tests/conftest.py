@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.utils import translation
 
 from tests.factories import PropertyFactory, UserFactory, member
 
@@ -39,6 +40,14 @@ def redis_available():
         return redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_connect_timeout=1).ping()
     except redis.RedisError:
         return False
+
+
+@pytest.fixture(autouse=True)
+def _english_outside_requests():
+    """Code a test calls directly speaks English, so messages can be asserted in English; requests still
+    choose their language as they do for users (Korean by default)."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -5,6 +5,7 @@ import time
 import pytest
 from celery.contrib.testing.worker import start_worker
 from celery.signals import task_postrun
+from django.core.servers.basehttp import WSGIRequestHandler
 from django.db import connection
 
 from config.celery import app as celery_app
@@ -12,6 +13,10 @@ from hubsandbox import state as hub_state
 from integration.choices import SyncStatus
 from integration.models import SyncState
 from integration.sync.resources import KIND_OF_MODEL, RESOURCES, path_params
+
+# Django's test server answers in two writes; with Nagle's algorithm and delayed ACKs each request
+# then waits about 40 ms. The hub tests make many requests: send small packets at once.
+WSGIRequestHandler.disable_nagle_algorithm = True
 
 
 def wait_until(condition, *, timeout=30.0, interval=0.05, message="condition"):

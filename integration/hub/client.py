@@ -3,6 +3,7 @@ connect and read timeouts, and typed errors that carry the hub's status and mess
 
 import email.utils
 import functools
+import json
 import logging
 import time
 from dataclasses import dataclass
@@ -98,9 +99,12 @@ class HubClient:
         """Send one request; return a HubResponse for 2xx, raise HubHTTPError or HubUnavailable otherwise."""
         path = endpoint.path(**(path_params or {}))
         started = time.monotonic()
+        # UTF-8 rather than requests' \uXXXX escapes: Korean text travels in about half the bytes.
+        data = None if body is None else json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+        headers = {"Content-Type": "application/json; charset=utf-8"} if data is not None else None
         try:
             response = self.session.request(
-                endpoint.method, self.base_url + path, params=query, json=body, timeout=self.timeout
+                endpoint.method, self.base_url + path, params=query, data=data, headers=headers, timeout=self.timeout
             )
         except requests.RequestException as exc:
             duration_ms = round((time.monotonic() - started) * 1000)

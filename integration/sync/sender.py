@@ -85,6 +85,9 @@ def _send(state_id, *, full, schedule, client):
     state = SyncState.objects.filter(pk=state_id).first()
     if state is None:
         return Outcome.GONE
+    if state.status == SyncStatus.FAILED and not full:
+        # The hub refused it: only a change, staff's "retry" or a full resync sends it again.
+        return Outcome.FAILED
     resource = RESOURCES[state.kind]
     obj = resource.load(state.object_id)
     if obj is None:
@@ -95,7 +98,9 @@ def _send(state_id, *, full, schedule, client):
     if missing:
         if schedule:
             for _kind, parent in missing:
-                sync_queue(sync_state_ensure(parent).pk)
+                parent_state = sync_state_ensure(parent)
+                if parent_state.status == SyncStatus.PENDING:
+                    sync_queue(parent_state.pk)
         names = ", ".join(str(RESOURCES[kind].model._meta.verbose_name) for kind, _parent in missing)
         state.last_error = _("Waiting for the %(parents)s to reach the hub.") % {"parents": names}
         state.save(update_fields=["last_error", "updated_at"])

@@ -22,6 +22,7 @@ def log():
     logger = logging.getLogger("tests.redaction")
     logger.addHandler(handler)
     logger.propagate = False
+    logger.setLevel(logging.INFO)
     yield logger, stream
     logger.removeHandler(handler)
 

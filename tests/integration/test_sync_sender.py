@@ -6,7 +6,7 @@ from django.utils import timezone, translation
 from hubsandbox.faults import inject_faults
 from integration.choices import SyncStatus
 from integration.models import SyncAttempt, SyncState
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.outbox import sync_mark_changed, sync_state_ensure
 from integration.sync.sender import Outcome, retry_delay, sync_send
 from tests.factories import PropertyFactory, hub_content, korean
 
@@ -167,6 +167,7 @@ def test_a_4xx_fails_with_the_hubs_message_and_a_fix_resends(hub, prop):
 
     prop.facility_tags = ["parking"]
     prop.save()
+    sync_mark_changed(prop)  # as every service that changes it does
     assert send(prop) == Outcome.UNCHANGED  # the hub still holds the last good body
     assert state_of(prop).status == SyncStatus.SYNCED
 
@@ -226,3 +227,23 @@ def test_retry_delay_grows_exponentially_with_jitter_and_a_cap(settings):
     assert all(30 <= d <= 60 for d in delays[10])
     assert len(set(delays[3])) > 100  # jitter spreads retries apart
     assert retry_delay(1, retry_after=30) == 30
+
+
+def test_a_refused_resource_is_not_sent_again_by_itself(hub, prop):
+    prop.facility_tags = ["no-such-facility"]
+    prop.save()
+    assert send(prop) == Outcome.FAILED
+    room_type, *_ = hub_content(prop)
+    attempts = SyncAttempt.objects.count()
+
+    assert send(prop) == Outcome.FAILED  # a sweep or a duplicate message: no request
+    assert send(room_type) == Outcome.WAITING  # its child waits, and does not send the parent again
+    assert SyncAttempt.objects.count() == attempts
+    assert state_of(prop).status == SyncStatus.FAILED
+
+
+def test_bodies_travel_as_utf8(hub, prop):
+    send(prop)
+
+    raw = hub.request_log(method="POST").get().request_body
+    assert "서촌" in raw

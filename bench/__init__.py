@@ -1,0 +1,1 @@
+"""Benchmarks (`make bench`): figures measured against a baseline in the same run, printed, never asserted."""

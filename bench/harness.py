@@ -1,0 +1,89 @@
+"""What a benchmark needs around it: Django configured as in development, a fresh database of its own,
+and the hub sandbox on a real HTTP server in this process."""
+
+import contextlib
+import os
+import threading
+from pathlib import Path
+
+import django
+from django.conf import settings
+from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
+from django.core.wsgi import get_wsgi_application
+
+#: Where benchmarks keep their SQLite database while they run, and their figures.
+BENCH_DIR = Path(__file__).resolve().parent.parent / "var" / "bench"
+
+
+def setup_django():
+    """Configure Django with the development defaults and the sandbox mounted, as the tests do."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("DJANGO_DEBUG", "true")
+    os.environ["HUB_SANDBOX_ENABLED"] = "true"
+    # Benchmarks send in this process: a task queued by the outbox must not reach a broker that some
+    # worker consumes (with another database behind it).
+    os.environ["CELERY_BROKER_URL"] = "memory://localhost/"
+    # A log line per hub call would bury the figures (and cost time the figures should not include).
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    django.setup()
+    # As Django's test runner does: DEBUG's query log would add its cost to every measured query.
+    settings.DEBUG = False
+
+
+@contextlib.contextmanager
+def fresh_database():
+    """A new, migrated database for the run, dropped after it; the configured one is never touched.
+
+    It is Django's test database of the configured one: test_<name> on PostgreSQL (DATABASE_URL), and
+    for SQLite a file under var/bench/ (not in memory, so that the sandbox's server threads share it).
+    """
+    from django.db import connection
+
+    if connection.vendor == "sqlite":
+        BENCH_DIR.mkdir(parents=True, exist_ok=True)
+        connection.settings_dict["TEST"]["NAME"] = str(BENCH_DIR / "bench.sqlite3")
+    configured_name = connection.settings_dict["NAME"]
+    connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    try:
+        yield connection
+    finally:
+        connection.creation.destroy_test_db(configured_name, verbosity=0)
+
+
+class _SandboxServer(ThreadedWSGIServer):
+    # server_close() then waits for every connection's thread, and with it for each thread's database
+    # connections to close: PostgreSQL refuses to drop a database still in use.
+    daemon_threads = False
+    block_on_close = True
+
+
+class _QuietHandler(WSGIRequestHandler):
+    # Headers and body go out in separate writes: with Nagle's algorithm on, the body waits for the
+    # client's delayed ACK, some 40 ms per request that a production server (gunicorn) does not add.
+    disable_nagle_algorithm = True
+
+    def log_message(self, format, *args):
+        """Nothing: a line per request would bury the figures."""
+
+
+@contextlib.contextmanager
+def sandbox_hub():
+    """The sandbox served over HTTP on 127.0.0.1 (a free port) by a thread, made this process's hub.
+
+    Yields the hub's base URL; the process's hub client (one requests.Session) is closed at the end.
+    """
+    from integration.hub.client import get_hub_client
+
+    server = _SandboxServer(("127.0.0.1", 0), _QuietHandler)
+    server.set_app(get_wsgi_application())
+    thread = threading.Thread(target=server.serve_forever, name="sandbox-hub")
+    thread.start()
+    settings.HUB_BASE_URL = f"http://127.0.0.1:{server.server_port}/sandbox"
+    try:
+        yield settings.HUB_BASE_URL
+    finally:
+        # Closing the session ends the server's keep-alive connections, so that server_close() returns.
+        get_hub_client().session.close()
+        server.shutdown()
+        server.server_close()
+        thread.join()

@@ -1,0 +1,241 @@
+"""Admin screens of the code catalog: the fetched catalogs with a "Fetch catalog now" button, and the
+code mapping table with its CSV import (preview, then apply). integration/admin.py imports this module."""
+
+import secrets
+from collections import defaultdict
+
+from django.contrib import admin, messages
+from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
+from django.contrib.admin.views.main import ChangeList
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseNotAllowed
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path
+from django.utils import translation
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import get_language, gettext_lazy, ngettext
+from django.utils.translation import gettext as _
+
+from .catalog import (
+    Catalog,
+    MappingImportAction,
+    catalog_counts,
+    catalog_read,
+    catalog_refresh,
+    code_mappings_import,
+    code_mappings_read_csv,
+)
+from .choices import CatalogGroup
+from .forms import CodeMappingForm, CodeMappingImportForm
+from .hub.client import HubError
+from .models import CatalogSnapshot, CodeMapping
+
+
+def _count_column(group):
+    """A changelist column with the number of codes of one group."""
+
+    @admin.display(description=group.label)
+    def column(snapshot):
+        return catalog_counts(snapshot)[group]
+
+    column.__name__ = f"count_{group}"
+    return column
+
+
+@admin.register(CatalogSnapshot)
+class CatalogSnapshotAdmin(admin.ModelAdmin):
+    """The catalogs fetched so far, newest first, read-only; anyone who may view them may fetch one now."""
+
+    list_display = ["fetched_at", *(_count_column(group) for group in CatalogGroup)]
+    list_per_page = 20  # each row's counts come from its catalog, so pages stay short
+    fields = ["fetched_at", "codes"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def get_urls(self):
+        fetch = self.admin_site.admin_view(self.fetch_view)
+        return [path("fetch/", fetch, name="integration_catalogsnapshot_fetch"), *super().get_urls()]
+
+    def changelist_view(self, request, extra_context=None):
+        return super().changelist_view(
+            request, {"can_fetch": self.has_view_permission(request), **(extra_context or {})}
+        )
+
+    def fetch_view(self, request):
+        """POST: fetch the catalog from the hub now; the outcome is an admin message on the list."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        try:
+            snapshot = catalog_refresh()
+        except HubError as error:
+            self.message_user(
+                request,
+                _("The code catalog could not be fetched: %(message)s") % {"message": error.message},
+                messages.ERROR,
+            )
+        else:
+            self.message_user(
+                request,
+                _("Fetched the code catalog: %(count)s codes.") % {"count": sum(catalog_counts(snapshot).values())},
+                messages.SUCCESS,
+            )
+        return redirect("admin:integration_catalogsnapshot_changelist")
+
+    @admin.display(description=gettext_lazy("codes"))
+    def codes(self, snapshot):
+        """Every code of every group with its Korean and English label."""
+        catalog = Catalog(snapshot)
+        sections = []
+        for group in CatalogGroup:
+            rows = format_html_join(
+                "",
+                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
+                (
+                    (code, catalog.label(group, code, "ko"), catalog.label(group, code, "en"))
+                    for code in catalog.paths[group]
+                ),
+            )
+            sections.append(
+                format_html(
+                    '<h3>{}</h3><table class="vh-catalog-codes"><thead><tr><th>{}</th><th>{}</th><th>{}</th></tr>'
+                    "</thead><tbody>{}</tbody></table>",
+                    group.label,
+                    _("Code"),
+                    _("Korean"),
+                    _("English"),
+                    rows,
+                )
+            )
+        return format_html_join("", "{}", ((section,) for section in sections))
+
+    class Media:
+        css = {"all": ["vendorhub/catalog_widgets.css"]}
+
+
+class CodeMappingChangeList(ChangeList):
+    """The code mapping list, each row given the hub code's label from one read of the catalog."""
+
+    def get_results(self, request):
+        super().get_results(request)
+        catalog, language = catalog_read(), get_language()
+        for mapping in self.result_list:
+            mapping.hub_label = catalog.label(mapping.group, mapping.hub_code, language) if catalog else None
+
+
+#: Where a previewed file waits in the session for "Apply".
+_IMPORT_SESSION_KEY = "integration.codemapping_import"
+
+
+@admin.register(CodeMapping)
+class CodeMappingAdmin(admin.ModelAdmin):
+    """Our codes and the hub codes they stand for; managers edit them one by one or import a CSV file."""
+
+    form = CodeMappingForm
+    list_display = ["vendor_code", "group", "hub_code", "hub_name", "note", "updated_at"]
+    list_filter = ["group"]
+    search_fields = ["vendor_code", "hub_code", "note"]
+
+    def get_changelist(self, request, **kwargs):
+        return CodeMappingChangeList
+
+    @admin.display(description=gettext_lazy("hub name"))
+    def hub_name(self, mapping):
+        label = getattr(mapping, "hub_label", None)
+        if label:
+            return label
+        return format_html('<span class="vh-tag-unknown">{}</span>', _("Not in the hub's catalog"))
+
+    def has_import_permission(self, request):
+        """Importing creates and changes mappings."""
+        return self.has_add_permission(request) and self.has_change_permission(request)
+
+    def get_urls(self):
+        import_view = self.admin_site.admin_view(self.import_view)
+        return [path("import/", import_view, name="integration_codemapping_import"), *super().get_urls()]
+
+    def changelist_view(self, request, extra_context=None):
+        context = {"can_import": self.has_import_permission(request), **(extra_context or {})}
+        return super().changelist_view(request, context)
+
+    def import_view(self, request):
+        """GET: the upload form. POST with a file: the preview. POST "apply": the import of the previewed file."""
+        if not self.has_import_permission(request):
+            raise PermissionDenied
+        if request.method == "POST" and "apply" in request.POST:
+            return self._apply(request)
+        form = CodeMappingImportForm(*((request.POST, request.FILES) if request.method == "POST" else ()))
+        if form.is_bound and form.is_valid():
+            token = secrets.token_urlsafe(16)
+            request.session[_IMPORT_SESSION_KEY] = {"token": token, "text": form.cleaned_data["file"]}
+            plan = code_mappings_import(form.cleaned_data["rows"], apply=False)
+            return self._render_import(request, CodeMappingImportForm(), plan=plan, token=token)
+        return self._render_import(request, form)
+
+    def _apply(self, request):
+        pending = request.session.get(_IMPORT_SESSION_KEY) or {}
+        if not pending or not secrets.compare_digest(pending["token"], request.POST.get("token", "")):
+            self.message_user(request, _("That preview has expired: upload the file again."), messages.ERROR)
+            return redirect("admin:integration_codemapping_import")
+        # The text was read without error for the preview; the plan is made again against today's data.
+        plan = code_mappings_import(code_mappings_read_csv(pending["text"]), apply=True)
+        if not plan.applied:
+            self.message_user(
+                request,
+                _("Nothing was imported: correct the rows marked as errors and upload the file again."),
+                messages.ERROR,
+            )
+            return self._render_import(request, CodeMappingImportForm(), plan=plan, token=pending["token"])
+        del request.session[_IMPORT_SESSION_KEY]
+        self._log_import(request, plan)
+        counts = plan.counts
+        self.message_user(
+            request,
+            _("Imported the code mappings: %(create)s created, %(update)s updated, %(unchanged)s unchanged.") % counts,
+            messages.SUCCESS,
+        )
+        return redirect("admin:integration_codemapping_changelist")
+
+    def _log_import(self, request, plan):
+        """History entries for the mappings created or changed, as if each had been edited by hand."""
+        created = [row.mapping_id for row in plan.rows if row.action == MappingImportAction.CREATE]
+        changed = defaultdict(list)  # the changed fields -> the mappings where just these changed
+        for row in plan.rows:
+            if row.action == MappingImportAction.UPDATE:
+                changed[tuple(row.changed_fields)].append(row.mapping_id)
+        entries = [(created, ADDITION, [{"added": {}}])]
+        for fields, ids in changed.items():
+            # Stored untranslated, like the admin's own entries; the history page translates them.
+            with translation.override(None):
+                names = [str(CodeMapping._meta.get_field(name).verbose_name) for name in fields]
+            entries.append((ids, CHANGE, [{"changed": {"fields": names}}]))
+        for ids, flag, message in entries:
+            if ids:
+                LogEntry.objects.log_actions(request.user.pk, CodeMapping.objects.filter(pk__in=ids), flag, message)
+
+    def _render_import(self, request, form, *, plan=None, token=None):
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": _("Import code mappings"),
+            "form": form,
+            "plan": plan,
+            "token": token,
+        }
+        if plan is not None:
+            context["summary"] = [
+                (MappingImportAction(action).label, action, count) for action, count in plan.counts.items()
+            ]
+            context["error_count_text"] = ngettext(
+                "%(count)s row has an error: nothing can be imported until the file is corrected.",
+                "%(count)s rows have errors: nothing can be imported until the file is corrected.",
+                plan.count(MappingImportAction.ERROR),
+            ) % {"count": plan.count(MappingImportAction.ERROR)}
+        return TemplateResponse(request, "admin/integration/codemapping/import.html", context)

@@ -1,0 +1,93 @@
+"""Sending many resources at once, in this process: what `manage.py hub_sync` and the benchmark run.
+
+The queue sends one resource per task as changes happen; this module is for an operator (or a
+benchmark) who wants everything pending, or a full resync, sent now and a summary of how it went.
+"""
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..choices import SyncStatus
+from ..models import Property, SyncState
+from .outbox import sync_state_ensure
+from .resources import RESOURCES, path_params
+from .sender import Outcome, sync_send
+
+
+@dataclass(frozen=True)
+class FailedSend:
+    """A resource the hub refused: which one, and what the hub answered."""
+
+    resource: str
+    status: int | None
+    message: str
+
+
+@dataclass
+class SyncSummary:
+    """What a batch send did: how many resources ended in each Outcome, and the failed ones."""
+
+    counts: Counter = field(default_factory=Counter)
+    failures: list[FailedSend] = field(default_factory=list)
+
+    @property
+    def total(self):
+        """How many resources the batch went through."""
+        return sum(self.counts.values())
+
+
+def sync_pending(*, full=False, property=None, progress=None):
+    """Send now every pending resource, parents before children; returns a SyncSummary.
+
+    full: a full resync. Every property, room type, rate plan model and rate plan gets an outbox row if
+    it had none, and each is sent whole (POST if the hub has never acknowledged it, else a PATCH of
+    every field), whatever its status.
+    property: only that property's resources.
+    progress: wraps the ordered list of state ids and yields them (tqdm, say), to show how far it got.
+    Retries are not queued: a row that needs one stays pending, for the queue's sweeper or the next run.
+    """
+    if full:
+        _ensure_states(property)
+    rows = SyncState.objects.all() if full else SyncState.objects.filter(status=SyncStatus.PENDING)
+    if property is not None:
+        rows = rows.filter(property=property)
+    # Parents first across the whole batch, so a child never waits for a parent sent later in the run.
+    planned = sorted(
+        rows.values_list("kind", "property_id", "object_id", "pk"),
+        key=lambda row: (RESOURCES[row[0]].rank, *row),
+    )
+    state_ids = [row[-1] for row in planned]
+    summary = SyncSummary()
+    for state_id in progress(state_ids) if progress else state_ids:
+        outcome = sync_send(state_id, full=full, schedule=False)
+        summary.counts[outcome] += 1
+        if outcome is Outcome.FAILED:
+            summary.failures.append(_failed_send(state_id))
+    return summary
+
+
+def _ensure_states(property):
+    """Give every resource (of property) an outbox row, so that a full resync also reaches what was never
+    marked changed (content loaded by a script or a restore, say)."""
+    for kind, resource in RESOURCES.items():
+        objects = resource.model.objects.all()
+        if property is not None:
+            objects = (
+                objects.filter(pk=property.pk) if resource.model is Property else objects.filter(property=property)
+            )
+        with_state = SyncState.objects.filter(kind=kind).values("object_id")
+        for obj in objects.exclude(pk__in=with_state):
+            sync_state_ensure(obj)
+
+
+def _failed_send(state_id):
+    state = SyncState.objects.get(pk=state_id)
+    resource = RESOURCES[state.kind]
+    obj = resource.load(state.object_id)
+    # The kind and the ids of its hub path ("roomtype prop-a/room-1"), as the hub and its logs name it.
+    where = "/".join(path_params(obj).values()) if obj is not None else f"#{state.object_id}"
+    return FailedSend(
+        resource=f"{state.kind} {where}",
+        status=state.last_status_code,
+        message=state.last_error,
+    )
