@@ -119,6 +119,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_out": str(CELERY_BROKER_FOLDER / "queue"),
         "control_folder": str(CELERY_BROKER_FOLDER / "control"),
         "store_processed": False,
+        # The folder is polled; a short interval keeps the admin's "pending" short in development.
+        "polling_interval": 0.2,
     }
 else:
     # Above the longest countdown or retry delay, so that a delayed message is not redelivered early.

@@ -1,6 +1,7 @@
 """The base every admin screen of property-owned data follows: it shows only the user's properties."""
 
 from django.contrib import admin
+from django.contrib.admin import widgets
 from django.db import models
 from django.http import Http404
 
@@ -19,8 +20,11 @@ class PropertyScopedAdminMixin:
     property_path = "property"
     #: Roles that may see this data; None means any role (staff and managers).
     scope_roles = None
-    # Staff type addresses without a scheme; the hub needs absolute https URLs.
-    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
+    # Staff type addresses without a scheme (the hub needs absolute https URLs); the hub's times are HH:mm.
+    formfield_overrides = {
+        models.URLField: {"assume_scheme": "https"},
+        models.TimeField: {"widget": widgets.AdminTimeWidget(format="%H:%M")},
+    }
 
     def scoped_properties(self, request):
         """The properties this screen may show to the requesting user."""

@@ -223,9 +223,10 @@ def _mark_failed(state, exc, *, message=None, failures=None):
 
 
 def _queue_waiting_children(state):
-    """The hub now knows this resource: send what was waiting for it."""
+    """The hub now knows this resource: send the next kinds down that are pending (each once: a child
+    already queued by its other parent is not queued again)."""
     rank = RESOURCES[state.kind].rank
-    later_kinds = [kind for kind, resource in RESOURCES.items() if resource.rank > rank]
-    waiting = SyncState.objects.filter(property_id=state.property_id, kind__in=later_kinds, status=SyncStatus.PENDING)
+    next_kinds = [kind for kind, resource in RESOURCES.items() if resource.rank == rank + 1]
+    waiting = SyncState.objects.filter(property_id=state.property_id, kind__in=next_kinds, status=SyncStatus.PENDING)
     for child_id in waiting.values_list("pk", flat=True):
-        sync_queue(child_id, force=True)
+        sync_queue(child_id)
