@@ -8,12 +8,15 @@ from .properties import Property
 
 
 class ResourceKind(models.TextChoices):
-    """The hub resources we push; the order of parents before children is ResourceKind.rank()."""
+    """The hub resources we push (integration.sync.resources knows how to send each)."""
 
     PROPERTY = "property", _("property")
     ROOM_TYPE = "roomtype", _("room type")
     RATE_PLAN_MODEL = "rateplan_model", _("rate plan model")
     RATE_PLAN = "rateplan", _("rate plan")
+    ARI_RATES = "ari_rates", _("rates and business days")
+    ARI_AVAILS = "ari_avails", _("availability")
+    LICENSE = "license", _("license request")
 
 
 class SyncState(models.Model):

@@ -23,18 +23,19 @@ def _property_id(obj):
     return obj.pk if isinstance(obj, Property) else obj.property_id
 
 
-def sync_state_ensure(obj):
-    """The outbox row of obj, created (pending) if the hub has never been told of it."""
+def sync_state_ensure(obj, *, kind=None):
+    """The outbox row of obj (as kind, by default its model's kind), created pending if the hub has never
+    been told of it."""
     state, _ = SyncState.objects.get_or_create(
-        kind=KIND_OF_MODEL[type(obj)], object_id=obj.pk, defaults={"property_id": _property_id(obj)}
+        kind=kind or KIND_OF_MODEL[type(obj)], object_id=obj.pk, defaults={"property_id": _property_id(obj)}
     )
     return state
 
 
-def sync_mark_changed(obj):
+def sync_mark_changed(obj, *, kind=None):
     """Record, in the caller's transaction, that the hub should get obj's current state, and queue the
     send for after the commit. Call it from every service that changes what the hub sees of obj."""
-    state = sync_state_ensure(obj)
+    state = sync_state_ensure(obj, kind=kind)
     SyncState.objects.filter(pk=state.pk).update(
         version=F("version") + 1, status=SyncStatus.PENDING, failures=0, next_attempt_at=None
     )

@@ -13,10 +13,10 @@ from django.utils.translation import gettext as _
 
 from ..choices import SyncStatus
 from ..hub.client import HubError, HubHTTPError, get_hub_client
-from ..hub.payloads import full_patch_body, patch_body, redact_body
+from ..hub.payloads import redact_body
 from ..models import SyncAttempt, SyncState
 from .outbox import sync_queue, sync_state_ensure
-from .resources import RESOURCES, parents, path_params
+from .resources import RESOURCES
 
 logger = logging.getLogger(__name__)
 
@@ -94,7 +94,7 @@ def _send(state_id, *, full, schedule, client):
         state.delete()
         return Outcome.GONE
 
-    missing = [(kind, parent) for kind, parent in parents(obj) if not _known_to_hub(kind, parent)]
+    missing = [(kind, parent) for kind, parent in resource.parents(obj) if not _known_to_hub(kind, parent)]
     if missing:
         if schedule:
             for _kind, parent in missing:
@@ -107,66 +107,53 @@ def _send(state_id, *, full, schedule, client):
         return Outcome.WAITING
 
     version = state.version
-    body = resource.build(obj)
-    params = path_params(obj)
+    plan = resource.plan(state, obj, full=full)
     was_known = state.known_to_hub
     try:
-        if not state.known_to_hub:
-            try:
-                _exchange(state, client, resource.create, params, body)
-            except HubHTTPError as exc:
-                if exc.status != 409:
-                    raise
-                # OURS: 409 on create means the hub has it already; continue with a PATCH of everything.
-                state.known_to_hub = True
-                state.save(update_fields=["known_to_hub", "updated_at"])
-                _exchange(state, client, resource.update, params, full_patch_body(state.kind, body))
-        else:
-            send = full_patch_body(state.kind, body) if full else patch_body(state.kind, state.acked_body, body)
-            if not send:
-                _mark_synced(state, version, body)
-                return Outcome.UNCHANGED
-            _exchange(state, client, resource.update, params, send)
+        responses = [_exchange(state, client, call) for call in plan.calls]
     except HubError as exc:
         if exc.retryable:
             return _schedule_retry(state, exc, schedule)
         _mark_failed(state, exc)
         return Outcome.FAILED
 
-    _mark_synced(state, version, body)
+    if plan.on_done:
+        plan.on_done(responses)
+    _mark_synced(state, version, plan.acked_body)
     if not was_known and schedule:
         _queue_waiting_children(state)
-    return Outcome.SENT
+    return Outcome.SENT if plan.calls else Outcome.UNCHANGED
 
 
 def _known_to_hub(kind, obj):
     return SyncState.objects.filter(kind=kind, object_id=obj.pk, known_to_hub=True).exists()
 
 
-def _exchange(state, client, endpoint, params, body):
-    """One call to the hub, recorded as an attempt whatever its result."""
-    path = endpoint.path(**params)
+def _exchange(state, client, call):
+    """One call to the hub, recorded as an attempt whatever its result; a 409 turns into call.if_exists."""
+    path = call.endpoint.path(**call.params)
     try:
-        response = client.call(endpoint, path_params=params, body=body)
+        response = client.call(call.endpoint, path_params=call.params, body=call.body)
     except HubError as exc:
-        conflict = isinstance(exc, HubHTTPError) and exc.status == 409 and endpoint is RESOURCES[state.kind].create
-        if conflict:
-            outcome = SyncAttempt.Outcome.SUCCESS
-        else:
-            outcome = SyncAttempt.Outcome.RETRY if exc.retryable else SyncAttempt.Outcome.FAILED
-        _record(state, endpoint, path, body, exc.status, exc.message, outcome, exc.duration_ms)
+        if isinstance(exc, HubHTTPError) and exc.status == 409 and call.if_exists:
+            # OURS: 409 on create means the hub has it already; continue with the update.
+            _record(state, call, path, exc.status, exc.message, SyncAttempt.Outcome.SUCCESS, exc.duration_ms)
+            SyncState.objects.filter(pk=state.pk).update(known_to_hub=True)
+            return _exchange(state, client, call.if_exists)
+        outcome = SyncAttempt.Outcome.RETRY if exc.retryable else SyncAttempt.Outcome.FAILED
+        _record(state, call, path, exc.status, exc.message, outcome, exc.duration_ms)
         raise
-    _record(state, endpoint, path, body, response.status, "", SyncAttempt.Outcome.SUCCESS, response.duration_ms)
+    _record(state, call, path, response.status, "", SyncAttempt.Outcome.SUCCESS, response.duration_ms)
     return response
 
 
-def _record(state, endpoint, path, body, status, message, outcome, duration_ms):
+def _record(state, call, path, status, message, outcome, duration_ms):
     SyncAttempt.objects.create(
         state=state,
         property_id=state.property_id,
-        method=endpoint.method,
+        method=call.endpoint.method,
         path=path,
-        request_body=redact_body(body),
+        request_body=redact_body(call.body),
         status_code=status,
         hub_message=message,
         outcome=outcome,
