@@ -14,6 +14,9 @@ class IntegrationConfig(AppConfig):
     verbose_name = _("Properties and hub sync")
 
     def ready(self):
+        from .sync.ari_push import register_ari_resources
+
+        register_ari_resources()
         post_migrate.connect(_sync_role_groups, sender=self, dispatch_uid="integration.sync_role_groups")
 
 

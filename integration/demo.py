@@ -1,5 +1,6 @@
-"""The demo data `make run` starts with: a realistic hanok stay with its rooms, rate plan models and rate
-plans, and an admin who manages it. Everything is queued for the hub, so the demo shows it synced."""
+"""The demo data `make run` starts with: a realistic hanok stay with its rooms, rate plan models, rate
+plans, 90 days of rates and availability, and an admin who manages it. Everything is queued for the hub,
+so the demo shows it synced."""
 
 import datetime
 import logging
@@ -9,8 +10,9 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from .ari import AriEdit, DateRange, Operation, ari_edit_apply, korea_today
 from .choices import MembershipRole, RatePlanType
-from .models import CatalogSnapshot, Property, RatePlan, RatePlanModel, RoomType
+from .models import CatalogSnapshot, Property, RatePlan, RatePlanModel, RoomType, SalesChannel
 from .services import membership_grant
 from .sync.outbox import sync_mark_changed
 
@@ -198,3 +200,58 @@ def _create_content(prop):
     ]
     for obj in (prop, *room_types, *models, *plans):
         sync_mark_changed(obj)
+    _create_rates_and_availability(room_types, plans)
+
+
+#: Weekday and Friday/Saturday rates of each room type's standalone plan, and what the packages add.
+DEMO_RATES = {"ondol": (89000, 119000), "daecheong-suite": (159000, 209000), "family-annex": (219000, 289000)}
+DEMO_PACKAGE_DIFFERENCE = {"breakfast": 25000, "early-bird": -15000}
+DEMO_ALLOTMENT = {"ondol": 4, "daecheong-suite": 2, "family-annex": 1}
+DEMO_CHANNELS = [(1, "Hub OTA", SalesChannel.Type.HUB), (3, "Direct channel (CMS)", SalesChannel.Type.CMS)]
+DEMO_DAYS = 90
+
+
+def _create_rates_and_availability(room_types, plans):
+    """The next 90 days: Friday and Saturday dearer, packages priced against the standalone plan, and
+    one channel selling the ondol room dearer at weekends."""
+    channels = [
+        SalesChannel.objects.get_or_create(channel_id=cid, defaults={"name": name, "channel_type": kind})[0]
+        for cid, name, kind in DEMO_CHANNELS
+    ]
+    days = (DateRange(korea_today(), korea_today() + datetime.timedelta(days=DEMO_DAYS - 1)),)
+    weekdays, weekend = frozenset({0, 1, 2, 3, 6}), frozenset({4, 5})
+    by_key = {(plan.room_type.vendor_id, plan.model.vendor_id): plan for plan in plans}
+    for room_type in room_types:
+        standalone = by_key[(room_type.vendor_id, "room-only")]
+        for pattern, rate in zip((weekdays, weekend), DEMO_RATES[room_type.vendor_id], strict=True):
+            ari_edit_apply(
+                AriEdit(ranges=days, operation=Operation.SET, value=rate, rate_plans=(standalone,), weekdays=pattern)
+            )
+            for model_id, difference in DEMO_PACKAGE_DIFFERENCE.items():
+                ari_edit_apply(
+                    AriEdit(
+                        ranges=days,
+                        operation=Operation.SET,
+                        value=rate + difference,
+                        rate_plans=(by_key[(room_type.vendor_id, model_id)],),
+                        weekdays=pattern,
+                    )
+                )
+        ari_edit_apply(
+            AriEdit(
+                ranges=days,
+                operation=Operation.SET_AVAILABILITY,
+                value=DEMO_ALLOTMENT[room_type.vendor_id],
+                room_types=(room_type,),
+            )
+        )
+    ari_edit_apply(
+        AriEdit(
+            ranges=days,
+            operation=Operation.SET,
+            value=DEMO_RATES["ondol"][1] + 10000,
+            rate_plans=(by_key[("ondol", "room-only")],),
+            weekdays=weekend,
+            channel=channels[1],
+        )
+    )

@@ -170,3 +170,40 @@ def redact_body(body):
     if isinstance(body, list):
         return [redact_body(item) for item in body]
     return body
+
+
+#: OURS (contract section 2): at most this many range entries in one rates or availability request.
+MAX_ARI_ENTRIES = 1000
+
+
+def ari_runs(day_values):
+    """[(date, values)] in date order as range entries: runs of consecutive days with equal values
+    travel as one {"from", "to", **values}."""
+    entries = []
+    for day, values in day_values:
+        last = entries[-1] if entries else None
+        if last and last[1] == values and (day - last[0][1]).days == 1:
+            last[0][1] = day
+        else:
+            entries.append(([day, day], values))
+    return [{"from": start.isoformat(), "to": end.isoformat(), **values} for (start, end), values in entries]
+
+
+def build_ari_bodies(section, common, channels):
+    """The bodies of one rate plan's rates (section "rates") or one room type's availability ("avails"):
+    the common entries and a channels array, split so that no body holds more than MAX_ARI_ENTRIES."""
+    entries = [(None, entry) for entry in ari_runs(common)]
+    for channel_id, values in sorted(channels.items()):
+        entries.extend((channel_id, entry) for entry in ari_runs(values))
+    bodies = []
+    for start in range(0, len(entries), MAX_ARI_ENTRIES):
+        chunk = entries[start : start + MAX_ARI_ENTRIES]
+        body = {section: [entry for channel_id, entry in chunk if channel_id is None]}
+        per_channel = {}
+        for channel_id, entry in chunk:
+            if channel_id is not None:
+                per_channel.setdefault(channel_id, []).append(entry)
+        if per_channel:
+            body["channels"] = [{"channel_id": cid, section: items} for cid, items in per_channel.items()]
+        bodies.append(body)
+    return bodies

@@ -77,7 +77,7 @@ def _ensure_states(property):
             )
         with_state = SyncState.objects.filter(kind=kind).values("object_id")
         for obj in objects.exclude(pk__in=with_state):
-            sync_state_ensure(obj)
+            sync_state_ensure(obj, kind=kind)
 
 
 def _failed_send(state_id):

@@ -1,0 +1,449 @@
+"""Rates, business days and availability: the dates the hub accepts, edits of one cell or of many
+(bulk), their preview, and the dirty ranges that the sync to the hub picks up."""
+
+import datetime
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+from zoneinfo import ZoneInfo
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .choices import RatePlanType
+from .models import (
+    AriDirtyRange,
+    ChannelAvailDay,
+    ChannelRateDay,
+    RatePlan,
+    RatePlanDay,
+    ResourceKind,
+    RoomTypeDay,
+)
+from .sync.outbox import sync_mark_changed, sync_state_ensure
+
+KOREA = ZoneInfo("Asia/Seoul")
+#: The hub takes dates from today (Korea time) to today + 730 days (contract section 2).
+WINDOW_DAYS = 730
+
+
+def korea_today():
+    """Today's date in Korea, whatever the server's time zone."""
+    return timezone.now().astimezone(KOREA).date()
+
+
+def ari_window(today=None):
+    """The first and last date the hub accepts."""
+    first = today or korea_today()
+    return first, first + datetime.timedelta(days=WINDOW_DAYS)
+
+
+@dataclass(frozen=True, order=True)
+class DateRange:
+    """Days from start to end, both included."""
+
+    start: datetime.date
+    end: datetime.date
+
+    def days(self):
+        day = self.start
+        while day <= self.end:
+            yield day
+            day += datetime.timedelta(days=1)
+
+
+def merge_ranges(ranges):
+    """Ranges merged where they overlap or touch, in date order."""
+    merged = []
+    for current in sorted(ranges):
+        if merged and current.start <= merged[-1].end + datetime.timedelta(days=1):
+            merged[-1] = DateRange(merged[-1].start, max(merged[-1].end, current.end))
+        else:
+            merged.append(current)
+    return merged
+
+
+def clamp_ranges(ranges, window):
+    """The parts of ranges inside window (first, last)."""
+    first, last = window
+    return [
+        DateRange(max(r.start, first), min(r.end, last)) for r in ranges if r.end >= first and r.start <= last
+    ]
+
+
+def ranges_of(dates):
+    """The fewest ranges covering exactly these dates."""
+    return merge_ranges(DateRange(day, day) for day in set(dates))
+
+
+# --- Edits ------------------------------------------------------------------------------------
+
+
+class Operation:
+    """What a bulk edit does to each cell it selects."""
+
+    SET = "set"
+    INCREASE_AMOUNT = "increase_amount"
+    DECREASE_AMOUNT = "decrease_amount"
+    INCREASE_PERCENT = "increase_percent"
+    DECREASE_PERCENT = "decrease_percent"
+    OPEN = "open"
+    CLOSE = "close"
+    SET_AVAILABILITY = "set_availability"
+
+    RATE_OPERATIONS = (SET, INCREASE_AMOUNT, DECREASE_AMOUNT, INCREASE_PERCENT, DECREASE_PERCENT)
+    ALL = (*RATE_OPERATIONS, OPEN, CLOSE, SET_AVAILABILITY)
+
+
+@dataclass(frozen=True)
+class AriEdit:
+    """One change to many cells: days (ranges, narrowed to weekdays, 0 = Monday), targets (rate plans
+    for rate, open and close; room types for availability), an operation and its value. With a channel
+    it changes that channel's rate override or availability cap instead of the common values."""
+
+    ranges: tuple
+    operation: str
+    value: int | None = None
+    rate_plans: tuple = ()
+    room_types: tuple = ()
+    weekdays: frozenset | None = None
+    channel: object = None
+
+    def dates(self):
+        """Every selected day, in order."""
+        return [
+            day
+            for date_range in merge_ranges(self.ranges)
+            for day in date_range.days()
+            if self.weekdays is None or day.weekday() in self.weekdays
+        ]
+
+
+@dataclass
+class CellChange:
+    """One cell before and after an edit; error says why the edit cannot apply to it."""
+
+    target: object
+    date: datetime.date
+    field: str
+    old: object
+    new: object
+    error: str = ""
+
+
+@dataclass
+class AriPlan:
+    """What an edit would change, and the hub requests it would cause (one per rate plan or room type)."""
+
+    changes: list = field(default_factory=list)
+
+    @property
+    def errors(self):
+        return [change for change in self.changes if change.error]
+
+    @property
+    def changed(self):
+        return [change for change in self.changes if not change.error and change.old != change.new]
+
+    @property
+    def hub_requests(self):
+        """(target, number of days) for each rate plan or room type whose values change."""
+        days = defaultdict(int)
+        for change in self.changed:
+            days[change.target] += 1
+        return list(days.items())
+
+
+def ari_edit_validate(edit):
+    """Field errors of the edit itself (not of its cells), as a dict for a form."""
+    errors = {}
+    if edit.operation not in Operation.ALL:
+        errors["operation"] = _("Choose an operation.")
+    if not edit.ranges:
+        errors["ranges"] = _("Choose at least one range of days.")
+    for date_range in edit.ranges:
+        if date_range.start > date_range.end:
+            errors["ranges"] = _("A range must not end before it starts.")
+    first, last = ari_window()
+    if any(r.start < first or r.end > last for r in edit.ranges):
+        errors["ranges"] = _("The hub takes dates from today (Korea time) to %(last)s.") % {"last": last}
+    needs_value = edit.operation in (*Operation.RATE_OPERATIONS, Operation.SET_AVAILABILITY)
+    if needs_value and (edit.value is None or edit.value < 0):
+        errors["value"] = _("Give an amount of 0 or more.")
+    if edit.operation == Operation.SET_AVAILABILITY and not edit.room_types:
+        errors["room_types"] = _("Choose the room types whose availability to set.")
+    if edit.operation != Operation.SET_AVAILABILITY and not edit.rate_plans:
+        errors["rate_plans"] = _("Choose the rate plans to change.")
+    if edit.channel is not None and edit.operation in (Operation.OPEN, Operation.CLOSE):
+        errors["operation"] = _("Days open and close for every channel at once; choose no channel.")
+    if edit.weekdays is not None and not edit.weekdays:
+        errors["weekdays"] = _("Choose at least one weekday.")
+    if errors:
+        return errors
+    if not edit.dates():
+        errors["weekdays"] = _("No day of the ranges falls on the chosen weekdays.")
+    return errors
+
+
+def ari_edit_plan(edit):
+    """The cells the edit changes, old and new value, with an error on each cell it cannot change."""
+    dates = edit.dates()
+    if edit.operation == Operation.SET_AVAILABILITY:
+        return AriPlan(_availability_changes(edit, dates))
+    return AriPlan(_rate_changes(edit, dates))
+
+
+@transaction.atomic
+def ari_edit_apply(edit):
+    """Apply the edit as one change: every cell or none. Raises ValidationError naming the first bad
+    cells when any cell cannot change. Marks what changed for the hub in the same transaction."""
+    plan = ari_edit_plan(edit)
+    if plan.errors:
+        raise ValidationError([f"{change.date}: {change.error}" for change in plan.errors[:10]])
+    if edit.operation == Operation.SET_AVAILABILITY:
+        _write_availability(edit, plan.changed)
+    else:
+        _write_rates(edit, plan.changed)
+    for target, dates in _dates_by_target(plan.changed).items():
+        kind = ResourceKind.ARI_AVAILS if edit.operation == Operation.SET_AVAILABILITY else ResourceKind.ARI_RATES
+        ari_mark_dirty(target, kind=kind, dates=dates)
+    return plan
+
+
+def ari_mark_dirty(target, *, kind, dates):
+    """Record that the hub must get these days of target (a rate plan's rates or a room type's
+    availability) again, and queue the push. Call inside the transaction of the change."""
+    state = sync_state_ensure(target, kind=kind)
+    AriDirtyRange.objects.bulk_create(
+        AriDirtyRange(state=state, date_from=r.start, date_to=r.end) for r in ranges_of(dates)
+    )
+    sync_mark_changed(target, kind=kind)
+
+
+def _dates_by_target(changes):
+    dates = defaultdict(list)
+    for change in changes:
+        dates[change.target].append(change.date)
+    return dates
+
+
+def _rate_changes(edit, dates):
+    plans = list(edit.rate_plans)
+    standalone_rates = _standalone_rates(plans, dates)
+    changes = []
+    if edit.channel is None:
+        existing = {
+            (day.rate_plan_id, day.date): day
+            for day in RatePlanDay.objects.filter(rate_plan__in=plans, date__in=dates)
+        }
+    else:
+        existing = {
+            (day.rate_plan_id, day.date): day
+            for day in ChannelRateDay.objects.filter(rate_plan__in=plans, date__in=dates, channel=edit.channel)
+        }
+    for plan in plans:
+        package = plan.model.type == RatePlanType.PACKAGE
+        field_name = "rate_modify" if package else "rate"
+        for day in dates:
+            row = existing.get((plan.pk, day))
+            if edit.operation in (Operation.OPEN, Operation.CLOSE):
+                old = row.business_day if row else None
+                changes.append(CellChange(plan, day, "business_day", old, edit.operation == Operation.OPEN))
+                continue
+            old = getattr(row, field_name) if row else None
+            base = standalone_rates.get((plan.room_type_id, day))
+            changes.append(_rate_change(edit, plan, day, field_name, old, base))
+    return changes
+
+
+def _rate_change(edit, plan, day, field_name, old, base):
+    """The new rate (standalone) or difference (package) of one cell."""
+    package = field_name == "rate_modify"
+    if edit.operation == Operation.SET:
+        # For a package, staff set the price guests pay: the difference is what the hub needs.
+        if package and base is None:
+            return CellChange(plan, day, field_name, old, None, _("The standalone plan has no rate on this day."))
+        new = edit.value - base if package else edit.value
+    else:
+        if old is None:
+            return CellChange(plan, day, field_name, old, None, _("There is no rate on this day to change."))
+        final = (base or 0) + old if package else old
+        if package and base is None:
+            return CellChange(plan, day, field_name, old, None, _("The standalone plan has no rate on this day."))
+        sign = 1 if edit.operation in (Operation.INCREASE_AMOUNT, Operation.INCREASE_PERCENT) else -1
+        if edit.operation in (Operation.INCREASE_PERCENT, Operation.DECREASE_PERCENT):
+            delta = (Decimal(final) * edit.value / 100).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+        else:
+            delta = edit.value
+        new_final = final + sign * int(delta)
+        if new_final < 0:
+            return CellChange(plan, day, field_name, old, None, _("The rate would fall below 0."))
+        new = new_final - base if package else new_final
+    if not package and new < 0:
+        return CellChange(plan, day, field_name, old, None, _("The rate would fall below 0."))
+    if package and base + new < 0:
+        return CellChange(plan, day, field_name, old, None, _("The price would fall below 0."))
+    return CellChange(plan, day, field_name, old, new)
+
+
+def _standalone_rates(plans, dates):
+    """The common standalone rate of each room type of plans on each day: (room_type_id, date) -> rate."""
+    room_types = {plan.room_type_id for plan in plans}
+    days = RatePlanDay.objects.filter(
+        rate_plan__room_type__in=room_types,
+        rate_plan__model__type=RatePlanType.STANDALONE,
+        date__in=dates,
+        rate__isnull=False,
+    ).values_list("rate_plan__room_type_id", "date", "rate")
+    return {(room_type_id, day): rate for room_type_id, day, rate in days}
+
+
+def _availability_changes(edit, dates):
+    room_types = list(edit.room_types)
+    changes = []
+    if edit.channel is None:
+        existing = {
+            (day.room_type_id, day.date): day
+            for day in RoomTypeDay.objects.filter(room_type__in=room_types, date__in=dates)
+        }
+        for room_type in room_types:
+            for day in dates:
+                row = existing.get((room_type.pk, day))
+                booked = (row.held + row.taken) if row else 0
+                change = CellChange(room_type, day, "allotment", row.allotment if row else None, edit.value)
+                if edit.value < booked:
+                    change.error = _("%(count)d rooms are already booked on this day.") % {"count": booked}
+                changes.append(change)
+        return changes
+    existing = {
+        (day.room_type_id, day.date): day.cap
+        for day in ChannelAvailDay.objects.filter(room_type__in=room_types, date__in=dates, channel=edit.channel)
+    }
+    return [
+        CellChange(room_type, day, "cap", existing.get((room_type.pk, day)), edit.value)
+        for room_type in room_types
+        for day in dates
+    ]
+
+
+def _write_rates(edit, changes):
+    if edit.channel is None:
+        rows = [
+            RatePlanDay(rate_plan=change.target, date=change.date, **{change.field: change.new})
+            for change in changes
+        ]
+        fields = sorted({change.field for change in changes})
+        RatePlanDay.objects.bulk_create(
+            rows, update_conflicts=True, unique_fields=["rate_plan", "date"], update_fields=fields, batch_size=1000
+        )
+        return
+    rows = [
+        ChannelRateDay(rate_plan=change.target, channel=edit.channel, date=change.date, **{change.field: change.new})
+        for change in changes
+        if change.field != "business_day"
+    ]
+    fields = sorted({change.field for change in changes if change.field != "business_day"})
+    if rows:
+        ChannelRateDay.objects.bulk_create(
+            rows,
+            update_conflicts=True,
+            unique_fields=["rate_plan", "channel", "date"],
+            update_fields=fields,
+            batch_size=1000,
+        )
+
+
+def _write_availability(edit, changes):
+    if edit.channel is not None:
+        ChannelAvailDay.objects.bulk_create(
+            [
+                ChannelAvailDay(room_type=change.target, channel=edit.channel, date=change.date, cap=change.new)
+                for change in changes
+            ],
+            update_conflicts=True,
+            unique_fields=["room_type", "channel", "date"],
+            update_fields=["cap"],
+            batch_size=1000,
+        )
+        return
+    existing = {
+        (day.room_type_id, day.date): day
+        for day in RoomTypeDay.objects.select_for_update().filter(
+            room_type__in={change.target for change in changes}, date__in={change.date for change in changes}
+        )
+    }
+    new_rows, updated = [], []
+    for change in changes:
+        row = existing.get((change.target.pk, change.date))
+        if row is None:
+            new_rows.append(
+                RoomTypeDay(room_type=change.target, date=change.date, allotment=change.new, available=change.new)
+            )
+        else:
+            # Held and taken rooms stay as bookings left them; what is left follows the allotment.
+            row.allotment = change.new
+            row.available = change.new - row.held - row.taken
+            updated.append(row)
+    RoomTypeDay.objects.bulk_create(new_rows, batch_size=1000)
+    RoomTypeDay.objects.bulk_update(updated, ["allotment", "available"], batch_size=1000)
+
+
+def rate_plans_of(prop):
+    """A property's rate plans with what the grid and the push need, in display order."""
+    return list(
+        RatePlan.objects.filter(property=prop)
+        .select_related("room_type", "model", "property")
+        .order_by("room_type__name", "-model__type", "model__name")
+    )
+
+
+# --- Reads for the push to the hub ------------------------------------------------------------
+
+
+def rate_plan_push_values(rate_plan, ranges):
+    """The rates and business days of rate_plan on the days of ranges: the common values as
+    [(date, {...})] and each channel's as {channel_id: [(date, {...})]}; a channel without an override
+    on a day sells at the common value."""
+    field_name = "rate_modify" if rate_plan.model.type == RatePlanType.PACKAGE else "rate"
+    dates = [day for date_range in ranges for day in date_range.days()]
+    common = {}
+    for day in RatePlanDay.objects.filter(rate_plan=rate_plan, date__in=dates).order_by("date"):
+        values = {"business_day": day.business_day}
+        if getattr(day, field_name) is not None:
+            values[field_name] = getattr(day, field_name)
+        common[day.date] = values
+    channels = defaultdict(list)
+    overrides = ChannelRateDay.objects.filter(rate_plan=rate_plan, date__in=dates).select_related("channel")
+    channel_ids = {override.channel.channel_id for override in overrides}
+    by_day = {(o.channel.channel_id, o.date): getattr(o, field_name) for o in overrides}
+    for channel_id in sorted(channel_ids):
+        for day in dates:
+            value = by_day.get((channel_id, day))
+            if value is None:
+                value = common.get(day, {}).get(field_name)
+            if value is not None:
+                channels[channel_id].append((day, {field_name: value}))
+    return sorted(common.items()), dict(channels)
+
+
+def room_type_push_values(room_type, ranges):
+    """The available rooms of room_type on the days of ranges, common and per channel (a cap above what
+    is left sells only what is left), in the same shape as rate_plan_push_values."""
+    dates = [day for date_range in ranges for day in date_range.days()]
+    common = {
+        day.date: {"count": day.available}
+        for day in RoomTypeDay.objects.filter(room_type=room_type, date__in=dates).order_by("date")
+    }
+    caps = ChannelAvailDay.objects.filter(room_type=room_type, date__in=dates).select_related("channel")
+    by_day = {(cap.channel.channel_id, cap.date): cap.cap for cap in caps}
+    channels = defaultdict(list)
+    for channel_id in sorted({cap.channel.channel_id for cap in caps}):
+        for day in dates:
+            left = common.get(day, {}).get("count")
+            if left is None:
+                continue
+            cap = by_day.get((channel_id, day))
+            channels[channel_id].append((day, {"count": left if cap is None else min(cap, left)}))
+    return sorted(common.items()), dict(channels)
