@@ -1,0 +1,102 @@
+"""The hub client: the contract's Authorization header, timeouts, typed errors, no token in logs."""
+
+import logging
+from datetime import UTC, datetime
+
+import pytest
+
+from hubsandbox.faults import inject_faults
+from integration.hub import endpoints
+from integration.hub.client import HubClient, HubHTTPError, HubUnavailable, get_hub_client, parse_retry_after
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def client_for(settings, **overrides):
+    options = {
+        "base_url": settings.HUB_BASE_URL,
+        "token": settings.HUB_API_TOKEN,
+        "auth_scheme": settings.HUB_AUTH_SCHEME,
+        "connect_timeout": 2,
+        "read_timeout": 5,
+        **overrides,
+    }
+    return HubClient(**options)
+
+
+def test_the_token_goes_in_authorization_as_issued(hub, settings):
+    response = client_for(settings).call(endpoints.CATALOG)
+
+    assert response.status == 200
+    assert client_for(settings).session.headers["Authorization"] == settings.HUB_API_TOKEN
+
+
+def test_a_scheme_word_is_added_only_when_configured(hub, settings):
+    settings.HUB_AUTH_SCHEME = "Bearer"  # the sandbox expects what the settings say, as the real hub would
+
+    client = client_for(settings)
+
+    assert client.session.headers["Authorization"] == f"Bearer {settings.HUB_API_TOKEN}"
+    assert client.call(endpoints.CATALOG).status == 200
+
+
+def test_a_wrong_token_is_a_401_carrying_the_hubs_message(hub, settings):
+    with pytest.raises(HubHTTPError) as error:
+        client_for(settings, token="wrong").call(endpoints.CATALOG)
+
+    assert error.value.status == 401
+    assert error.value.message
+    assert not error.value.retryable
+
+
+def test_a_slow_hub_times_out_as_retryable(hub, settings):
+    with inject_faults(latency_ms=1500), pytest.raises(HubUnavailable) as error:
+        client_for(settings, read_timeout=0.3).call(endpoints.CATALOG)
+
+    assert error.value.retryable
+    assert "timed out" in error.value.message
+
+
+def test_an_unreachable_hub_is_retryable():
+    client = HubClient(base_url="http://127.0.0.1:9", token="t", connect_timeout=1, read_timeout=1)
+
+    with pytest.raises(HubUnavailable) as error:
+        client.call(endpoints.CATALOG)
+
+    assert error.value.retryable
+
+
+@pytest.mark.parametrize(("status", "retry_after"), [(503, 7.0), (500, None), (429, 7.0)])
+def test_busy_or_broken_answers_are_retryable_with_retry_after(hub, settings, status, retry_after):
+    fault = {"throttle_rate": 1.0} if status == 429 else {"error_rate": 1.0, "error_status": status}
+    with inject_faults(**fault, retry_after=7), pytest.raises(HubHTTPError) as error:
+        client_for(settings).call(endpoints.CATALOG)
+
+    assert (error.value.status, error.value.retryable, error.value.retry_after) == (status, True, retry_after)
+
+
+def test_retry_after_as_an_http_date():
+    now = datetime(2026, 11, 21, 12, 0, 0, tzinfo=UTC)
+
+    assert parse_retry_after("Sat, 21 Nov 2026 12:00:30 GMT", now=now) == 30.0
+    assert parse_retry_after("soon", now=now) is None
+    assert parse_retry_after("", now=now) is None
+
+
+def test_one_session_per_process(settings):
+    assert get_hub_client() is get_hub_client()
+    settings.HUB_BASE_URL = "http://127.0.0.1:9"
+    assert get_hub_client().base_url == "http://127.0.0.1:9"
+
+
+def test_the_token_is_never_logged(hub, settings, caplog):
+    caplog.set_level(logging.DEBUG)
+
+    client_for(settings).call(endpoints.CATALOG)
+    with pytest.raises(HubHTTPError):
+        client_for(settings, token="wrong-token-value").call(endpoints.CATALOG)
+
+    assert caplog.records
+    assert settings.HUB_API_TOKEN not in caplog.text
+    assert "wrong-token-value" not in caplog.text
+    assert settings.HUB_API_TOKEN not in repr(client_for(settings))
