@@ -21,9 +21,9 @@ def day(n):
 
 @pytest.fixture
 def content():
-    prop = PropertyFactory(vendor_id="ari")
+    prop = PropertyFactory(vendor_id="hanok")
     room_type, _standalone_model, _package_model, plans = hub_content(prop)
-    sync_pending()  # the hub knows the content before its rates
+    sync_pending(full=True)  # the hub knows the content before its rates
     return room_type, plans[0], plans[1]
 
 
@@ -33,7 +33,8 @@ def edit(**kwargs):
 
 
 def ari_attempts():
-    return SyncAttempt.objects.filter(path__contains="/ari").order_by("id")
+    """The requests that carried rates or availability."""
+    return SyncAttempt.objects.filter(path__regex=r"/ari(/avails)?$").order_by("id")
 
 
 def test_rates_and_availability_arrive_day_by_day(hub, content):
@@ -49,17 +50,17 @@ def test_rates_and_availability_arrive_day_by_day(hub, content):
     summary = sync_pending()
 
     assert summary.counts["failed"] == 0
-    held = hub.rates_of("ari", room_type.vendor_id, standalone.vendor_id)
+    held = hub.rates_of("hanok", room_type.vendor_id, standalone.vendor_id)
     for n in range(30):
         date = day(n)
         expected = 130000 if date.weekday() in weekend else 100000
         assert held[date]["rate"] == expected
         assert held[date]["business_day"] is (n not in (3, 4))
     # The package carries its difference from the standalone rate, never a plain rate.
-    package_days = hub.rates_of("ari", room_type.vendor_id, package.vendor_id)
+    package_days = hub.rates_of("hanok", room_type.vendor_id, package.vendor_id)
     assert package_days[day(0)]["rate_modify"] == 120000 - held[day(0)]["rate"]
     assert "rate" not in package_days[day(0)]
-    assert hub.avails_of("ari", room_type.vendor_id) == {day(n): 5 for n in range(30)}
+    assert hub.avails_of("hanok", room_type.vendor_id) == {day(n): 5 for n in range(30)}
     assert not AriDirtyRange.objects.exists()
     assert all_synced()
 
@@ -97,16 +98,16 @@ def test_a_bulk_edit_of_many_plans_makes_one_request_each_and_one_per_room_type(
     paths = [attempt.path for attempt in ari_attempts()]
     assert sorted(paths) == sorted(
         [
-            f"/gds/vendor/properties/ari/roomtypes/{room_type.vendor_id}/rateplans/{standalone.vendor_id}/ari",
-            f"/gds/vendor/properties/ari/roomtypes/{room_type.vendor_id}/rateplans/{package.vendor_id}/ari",
-            f"/gds/vendor/properties/ari/roomtypes/{room_type.vendor_id}/ari/avails",
+            f"/gds/vendor/properties/hanok/roomtypes/{room_type.vendor_id}/rateplans/{standalone.vendor_id}/ari",
+            f"/gds/vendor/properties/hanok/roomtypes/{room_type.vendor_id}/rateplans/{package.vendor_id}/ari",
+            f"/gds/vendor/properties/hanok/roomtypes/{room_type.vendor_id}/ari/avails",
         ]
     )
     standalone_body = next(a.request_body for a in ari_attempts() if a.path.endswith(f"{standalone.vendor_id}/ari"))
     assert standalone_body["channels"] == [
         {"channel_id": 3, "rates": [{"from": day(0).isoformat(), "to": day(364).isoformat(), "rate": 105000}]}
     ]
-    assert hub.rates_of("ari", room_type.vendor_id, standalone.vendor_id, channel_id=3)[day(100)]["rate"] == 105000
+    assert hub.rates_of("hanok", room_type.vendor_id, standalone.vendor_id, channel_id=3)[day(100)]["rate"] == 105000
 
 
 def test_more_than_a_thousand_entries_are_split(hub, content):
@@ -135,8 +136,8 @@ def test_more_than_a_thousand_entries_are_split(hub, content):
     bodies = [attempt.request_body for attempt in ari_attempts()]
     sizes = [len(body["rates"]) + sum(len(c["rates"]) for c in body.get("channels", [])) for body in bodies]
     assert sizes == [1000, 462]
-    assert len(hub.rates_of("ari", room_type.vendor_id, standalone.vendor_id)) == 731
-    assert len(hub.rates_of("ari", room_type.vendor_id, standalone.vendor_id, channel_id=3)) == 731
+    assert len(hub.rates_of("hanok", room_type.vendor_id, standalone.vendor_id)) == 731
+    assert len(hub.rates_of("hanok", room_type.vendor_id, standalone.vendor_id, channel_id=3)) == 731
 
 
 def test_days_that_fell_into_the_past_are_not_sent(hub, content):
@@ -157,6 +158,6 @@ def test_an_edit_through_the_queue_reaches_the_hub(worker, content):
     edit(ranges=(DateRange(day(1), day(5)),), operation=Operation.SET, value=77000, rate_plans=(standalone,))
 
     wait_until(all_synced, message="the rates pushed")
-    held = hub_state.rates_of("ari", room_type.vendor_id, standalone.vendor_id)
+    held = hub_state.rates_of("hanok", room_type.vendor_id, standalone.vendor_id)
     assert {d: v["rate"] for d, v in held.items()} == {day(n): 77000 for n in range(1, 6)}
-    assert SyncState.objects.get(kind="ari_rates").status == "synced"
+    assert SyncState.objects.get(kind="ari_rates", object_id=standalone.pk).status == "synced"
