@@ -4,14 +4,12 @@ and a full resync of 20 properties against the sandbox's own floor. Import once 
 import time
 from datetime import time as clock
 
-import requests
-from django.conf import settings
 from django.db import transaction
 
 from hubsandbox import state as hub_state
 from integration.choices import RatePlanType
 from integration.hub import endpoints
-from integration.hub.client import get_hub_client
+from integration.hub.client import encode_body, get_hub_client
 from integration.hub.payloads import full_patch_body
 from integration.models import (
     Property,
@@ -157,8 +155,8 @@ def create_content(prop):
 
 
 def wire_bytes(body):
-    """The size of body as requests puts it on the wire (json=, as the hub client sends it)."""
-    return len(requests.Request("PATCH", settings.HUB_BASE_URL, json=body).prepare().body)
+    """The size of body on the wire, encoded as the hub client sends it."""
+    return len(encode_body(body))
 
 
 def measure(run):

@@ -137,6 +137,8 @@ CELERY_BEAT_SCHEDULE = {
     "hub-sync-sweeper": {"task": "integration.tasks.sync_sweeper", "schedule": 60.0},
     # The hub's code catalog changes rarely; a daily fetch keeps the tag pickers and checks current.
     "hub-catalog-refresh": {"task": "integration.tasks.catalog_refresh_task", "schedule": 24 * 60 * 60.0},
+    # People review licenses at the hub: reading back the requests under review every 10 minutes is enough.
+    "hub-license-refresh": {"task": "licenses.tasks.license_requests_refresh_open_task", "schedule": 10 * 60.0},
 }
 # Publishing must not hang a request when the broker is down: the outbox row stays pending and the
 # sweeper queues it once the broker is back.
@@ -199,6 +201,13 @@ STORAGES = {
     },
 }
 MEDIA_ROOT = VAR_DIR / "media"
+# License files (permits, business registrations): private, outside MEDIA_ROOT and any URL; only the
+# admin's download view for the property's managers reads them.
+LICENSE_FILES_ROOT = Path(env.str("LICENSE_FILES_ROOT", default=str(VAR_DIR / "private" / "licenses")))
+# A license submission carries its file (at most 10 MiB) as base64 in a JSON body: 13,981,016 characters
+# for 10 MiB, plus 256 KiB for the other fields (a 16,000-character comment even when \u-escaped, names,
+# addresses). The sandbox hub must accept that body; Django's default (2.5 MB) would refuse it.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 4 * ((10 * 1024 * 1024 + 2) // 3) + 256 * 1024
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],

@@ -2,12 +2,24 @@
 
 import json
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
 from django.contrib.admin.views.main import ChangeList
+from django.template.response import TemplateResponse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from .models import SandboxProperty, SandboxRateplan, SandboxRateplanModel, SandboxRequest, SandboxRoomtype
+from .licenses import ReviewRefused, license_detail_json, license_review
+from .models import (
+    SandboxAvailDay,
+    SandboxLicense,
+    SandboxProperty,
+    SandboxRateDay,
+    SandboxRateplan,
+    SandboxRateplanModel,
+    SandboxRequest,
+    SandboxRoomtype,
+)
 
 
 def _pretty(value) -> str:
@@ -135,3 +147,108 @@ def _pretty_text(text: str) -> str:
         return _pretty(json.loads(text)) if text else "-"
     except ValueError:
         return format_html("<pre>{}</pre>", text)
+
+
+# --- Rates, business days and availability -----------------------------------------------------
+
+
+class AriDayAdmin(SandboxReadOnlyAdmin):
+    """The values the hub holds per day; the list stays light (no total count, joins selected once)."""
+
+    date_hierarchy = "date"
+    show_full_result_count = False
+    list_per_page = 200
+
+    @admin.display(description=_("channel"), ordering="channel_id")
+    def channel(self, obj):
+        return str(obj.channel_id) if obj.channel_id else _("common")
+
+
+@admin.register(SandboxRateDay)
+class SandboxRateDayAdmin(AriDayAdmin):
+    """Rates and business days per rate plan, day and channel."""
+
+    list_display = ["date", "property", "roomtype", "rateplan", "channel", "rate", "rate_modify", "business_day"]
+    list_select_related = ["rateplan__property", "rateplan__roomtype"]
+    list_filter = ["rateplan__property", "rateplan__roomtype", "rateplan", "channel_id", "business_day"]
+    search_fields = ["rateplan__vendor_id", "rateplan__roomtype__vendor_id", "rateplan__property__vendor_id"]
+
+    @admin.display(description=_("property"), ordering="rateplan__property__vendor_id")
+    def property(self, obj):
+        return obj.rateplan.property
+
+    @admin.display(description=_("room type"), ordering="rateplan__roomtype__vendor_id")
+    def roomtype(self, obj):
+        return obj.rateplan.roomtype
+
+
+@admin.register(SandboxAvailDay)
+class SandboxAvailDayAdmin(AriDayAdmin):
+    """Availability per room type, day and channel."""
+
+    list_display = ["date", "property", "roomtype", "channel", "count"]
+    list_select_related = ["roomtype__property"]
+    list_filter = ["roomtype__property", "roomtype", "channel_id"]
+    search_fields = ["roomtype__vendor_id", "roomtype__property__vendor_id"]
+
+    @admin.display(description=_("property"), ordering="roomtype__property__vendor_id")
+    def property(self, obj):
+        return obj.roomtype.property
+
+
+# --- Licenses ----------------------------------------------------------------------------------------
+
+
+class LicenseRejectForm(forms.Form):
+    """The reason the hub's reviewer gives the vendor for a rejection."""
+
+    reason = forms.CharField(label=_("reason"), widget=forms.Textarea(attrs={"rows": 3}), max_length=1000)
+
+
+@admin.register(SandboxLicense)
+class SandboxLicenseAdmin(SandboxReadOnlyAdmin):
+    """License requests the hub received; the hub's reviewer confirms or rejects them here."""
+
+    list_display = ["id", "property", "type", "status", "reason", "file_format", "file_bytes", "created_at"]
+    list_select_related = ["property"]
+    list_filter = ["status", "type", "property"]
+    search_fields = ["=id", "property__vendor_id"]
+    fields = ["hub_json", "file_format", "file_bytes", "file_sha256"]
+    readonly_fields = ["hub_json", "file_format", "file_bytes", "file_sha256"]
+    list_defer = ("data", "comment")
+    actions = ["confirm_selected", "reject_selected"]
+
+    @admin.display(description=_("what the hub answers (detail)"))
+    def hub_json(self, obj):
+        return _pretty(license_detail_json(obj))
+
+    def _review(self, request, queryset, status, reason=None):
+        done = 0
+        for lic in queryset:
+            try:
+                license_review(license_id=lic.pk, status=status, reason=reason)
+                done += 1
+            except ReviewRefused as refused:
+                self.message_user(request, str(refused), messages.WARNING)
+        if done:
+            self.message_user(request, _("%(count)d license requests reviewed.") % {"count": done})
+
+    @admin.action(description=_("Confirm the selected license requests"))
+    def confirm_selected(self, request, queryset):
+        self._review(request, queryset, SandboxLicense.Status.CONFIRM)
+
+    @admin.action(description=_("Reject the selected license requests (with a reason)"))
+    def reject_selected(self, request, queryset):
+        form = LicenseRejectForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            self._review(request, queryset, SandboxLicense.Status.REJECT, form.cleaned_data["reason"])
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Reject license requests"),
+            "opts": self.opts,
+            "queryset": queryset,
+            "form": form,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/hubsandbox/sandboxlicense/reject.html", context)

@@ -173,3 +173,131 @@ class SandboxRequest(models.Model):
 
     def __str__(self):
         return f"{self.method} {self.path} -> {self.response_status or '-'}"
+
+
+# --- Rates, business days and availability (hub-contract.md section 2) -----------------------------
+
+#: channel_id of the values common to all channels. Hub channel ids are >= 1; storing 0 rather than null
+#: lets one unique constraint (and the upserts that rely on it) cover the common values too.
+COMMON_CHANNEL = 0
+
+
+class SandboxRateDay(models.Model):
+    """What the hub holds for a rate plan on one day, common to all channels or for one channel.
+
+    A day holds rate (standalone plans) or rate_modify (package plans), and business_day; each is empty
+    until an entry that carries it covers the day.
+    """
+
+    rateplan = models.ForeignKey(
+        SandboxRateplan,
+        verbose_name=_("rate plan"),
+        on_delete=models.CASCADE,
+        related_name="rate_days",
+    )
+    channel_id = models.PositiveIntegerField(_("channel id"), help_text=_("0: the values common to all channels."))
+    date = models.DateField(_("date"))
+    rate = models.FloatField(_("rate"), null=True, blank=True)
+    rate_modify = models.FloatField(_("rate difference"), null=True, blank=True)
+    business_day = models.BooleanField(_("business day"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("hub rate day")
+        verbose_name_plural = _("hub rate days")
+        ordering = ["rateplan", "channel_id", "date"]
+        constraints = [
+            models.UniqueConstraint(fields=["rateplan", "channel_id", "date"], name="hubsandbox_rate_day_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.rateplan_id}/{self.channel_id or '-'}/{self.date}"
+
+
+class SandboxAvailDay(models.Model):
+    """The number of rooms of a room type the hub holds for one day, common or for one channel."""
+
+    roomtype = models.ForeignKey(
+        SandboxRoomtype,
+        verbose_name=_("room type"),
+        on_delete=models.CASCADE,
+        related_name="avail_days",
+    )
+    channel_id = models.PositiveIntegerField(_("channel id"), help_text=_("0: the values common to all channels."))
+    date = models.DateField(_("date"))
+    count = models.PositiveIntegerField(_("rooms"))
+
+    class Meta:
+        verbose_name = _("hub availability day")
+        verbose_name_plural = _("hub availability days")
+        ordering = ["roomtype", "channel_id", "date"]
+        constraints = [
+            models.UniqueConstraint(fields=["roomtype", "channel_id", "date"], name="hubsandbox_avail_day_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.roomtype_id}/{self.channel_id or '-'}/{self.date}"
+
+
+# --- Licenses (hub-contract.md section 5) ------------------------------------------------------------
+
+
+class SandboxLicense(models.Model):
+    """A license request the hub received for a property: the document fields as sent, what the hub
+    knows of the file (never the file itself: its format, size and digest), and the review."""
+
+    class Type(models.TextChoices):
+        PERMIT = "permit", _("permit")
+        BUSINESS = "business", _("business")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        CONFIRM = "confirm", _("confirm")
+        REJECT = "reject", _("reject")
+
+    property = models.ForeignKey(
+        SandboxProperty,
+        verbose_name=_("property"),
+        on_delete=models.CASCADE,
+        related_name="licenses",
+    )
+    type = models.CharField(_("type"), max_length=10, choices=Type.choices)
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.PENDING)
+    # null, as the hub answers it, is "none given", which an empty comment sent on purpose is not.
+    reason = models.TextField(_("reason"), null=True, blank=True)  # noqa: DJ001
+    comment = models.TextField(_("comment"), null=True, blank=True)  # noqa: DJ001
+    data = models.JSONField(_("document fields"), default=dict, help_text=_("As sent, without the file."))
+    file_format = models.CharField(_("file format"), max_length=4, blank=True)
+    file_bytes = models.PositiveIntegerField(_("file size (bytes)"), default=0)
+    file_sha256 = models.CharField(_("file SHA-256"), max_length=64, blank=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
+    updated_at = models.DateTimeField(_("updated at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("hub license request")
+        verbose_name_plural = _("hub license requests")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"#{self.pk} {self.type} ({self.status})"
+
+
+class SandboxLicenseHistory(models.Model):
+    """One step of a license request's review: its new status and the reason, when it happened."""
+
+    license = models.ForeignKey(
+        SandboxLicense,
+        verbose_name=_("license request"),
+        on_delete=models.CASCADE,
+        related_name="histories",
+    )
+    status = models.CharField(_("status"), max_length=8, choices=SandboxLicense.Status.choices)
+    reason = models.TextField(_("reason"), null=True, blank=True)  # noqa: DJ001 (null: no reason given)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("hub license history entry")
+        verbose_name_plural = _("hub license history")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"#{self.license_id} {self.status}"

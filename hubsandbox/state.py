@@ -4,12 +4,19 @@ from hubsandbox import state
 state.get_resource("roomtype", "prop-a", "room-1")   # the read shape the hub would answer, or None
 state.request_log(method="PATCH").count()
 state.request_totals(path_prefix="/gds/vendor/properties")  # {"count": ..., "request_bytes": ..., ...}
+state.rates_of("prop-a", "room-1", "plan-1")          # {date: {"rate": 120000, "business_day": True}, ...}
+state.avails_of("prop-a", "room-1", channel_id=3)     # {date: 2, ...}
+state.license_of(7)                                   # a license request's detail (the hub's read shape)
+state.review_license(7, "reject", "Blurry scan")      # what the hub's reviewer does in the sandbox admin
 state.reset()
 """
+
+import datetime
 
 from django.db import transaction
 from django.db.models import Count, QuerySet, Sum
 
+from . import ari, licenses
 from .errors import NotFound
 from .models import SandboxProperty, SandboxRateplan, SandboxRateplanModel, SandboxRequest, SandboxRoomtype
 from .selectors import ResourceKind, resource_get
@@ -67,11 +74,44 @@ def request_totals(**filters) -> dict[str, int]:
     return {name: value or 0 for name, value in totals.items()}
 
 
+def rates_of(
+    property_id: str, roomtype_id: str, rateplan_id: str, channel_id: int | None = None
+) -> dict[datetime.date, dict]:
+    """The rates and business days the hub holds for a rate plan, per day in date order:
+    {date: {"rate" | "rate_modify": x, "business_day": b}}, a key absent while no entry has set it.
+
+    channel_id None gives the values common to all channels, a channel id that channel's own values.
+    Unknown ids give {}.
+    """
+    return ari.rate_days(property_id, roomtype_id, rateplan_id, channel_id)
+
+
+def avails_of(property_id: str, roomtype_id: str, channel_id: int | None = None) -> dict[datetime.date, int]:
+    """The availability the hub holds for a room type, {date: count} in date order; channel_id None
+    gives the common counts, a channel id that channel's caps. Unknown ids give {}."""
+    return ari.avail_days(property_id, roomtype_id, channel_id)
+
+
 def reset() -> None:
     """Forgets every resource and the request log: an empty hub."""
     with transaction.atomic():
         SandboxRequest.objects.all().delete()
+        ari.forget_all()
+        licenses.forget_all()
         SandboxRateplan.objects.all().delete()
         SandboxRateplanModel.objects.all().delete()
         SandboxRoomtype.objects.all().delete()
         SandboxProperty.objects.all().delete()
+
+
+def license_of(license_id: int) -> dict | None:
+    """The detail the hub answers for a license request (with its history), or None if unknown."""
+    lic = licenses.license_find(license_id)
+    return licenses.license_detail_json(lic) if lic is not None else None
+
+
+def review_license(license_id: int, status: str, reason: str | None = None) -> dict:
+    """Confirm ("confirm") or reject ("reject", with a reason) a pending license request, as the hub's
+    reviewer does; returns its detail."""
+    licenses.license_review(license_id=license_id, status=status, reason=reason)
+    return license_of(license_id)

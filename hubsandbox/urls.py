@@ -6,7 +6,7 @@ it answers any other path with the hub's JSON 404.
 
 from django.urls import path, re_path
 
-from . import views
+from . import views, views_ari, views_licenses
 
 app_name = "hubsandbox"
 
@@ -30,5 +30,13 @@ urlpatterns = [
         views.RateplanView.as_view(),
         name="rateplan",
     ),
+    path(
+        f"{_PROPERTY}/roomtypes/<str:roomtype_id>/rateplans/<str:rateplan_id>/ari",
+        views_ari.RatesView.as_view(),
+        name="rateplan-ari",
+    ),
+    path(f"{_PROPERTY}/roomtypes/<str:roomtype_id>/ari/avails", views_ari.AvailsView.as_view(), name="roomtype-avails"),
+    path(f"{_PROPERTY}/licenses", views_licenses.LicenseCollectionView.as_view(), name="licenses"),
+    path(f"{_PROPERTY}/licenses/<int:license_id>", views_licenses.LicenseView.as_view(), name="license"),
     re_path(r"^.*$", views.UnknownPathView.as_view(), name="unknown"),
 ]

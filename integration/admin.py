@@ -4,7 +4,7 @@ import json
 
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, Q, Subquery
 from django.forms.models import BaseInlineFormSet
 from django.urls import reverse
 from django.utils import timezone
@@ -14,7 +14,7 @@ from django.utils.translation import ngettext
 
 from . import services
 from .admin_mixins import PropertyScopedAdmin, PropertyScopedAdminMixin
-from .choices import Locale, SyncStatus
+from .choices import Locale, MembershipRole, SyncStatus
 from .forms import catalog_formfield
 from .models import (
     Property,
@@ -24,12 +24,14 @@ from .models import (
     RatePlan,
     RatePlanModel,
     RatePlanModelTranslation,
+    ResourceKind,
     RoomType,
     RoomTypePhoto,
     RoomTypeTranslation,
     SyncAttempt,
     SyncState,
 )
+from .selectors import properties_for_user
 from .sync.outbox import sync_request
 from .sync.resources import KIND_OF_MODEL
 
@@ -293,9 +295,20 @@ class RatePlanAdmin(HubContentAdmin):
 # --- Sync log ---------------------------------------------------------------------------------
 
 
+def _without_others_licenses(queryset, user, kind_path):
+    """License rows (business numbers, owner names) only for the managers of their property."""
+    if user.is_superuser:
+        return queryset
+    managed = properties_for_user(user, roles=[MembershipRole.MANAGER]).values("pk")
+    return queryset.exclude(Q(**{kind_path: ResourceKind.LICENSE}) & ~Q(property__in=managed))
+
+
 @admin.register(SyncState)
 class SyncStateAdmin(PropertyScopedAdmin):
     """Every resource's standing with the hub; failed ones can be retried from here."""
+
+    def get_queryset(self, request):
+        return _without_others_licenses(super().get_queryset(request), request.user, "kind")
 
     list_display = ["__str__", "property", "status_badge", "last_error", "last_synced_at", "failures"]
     list_filter = ["status", "kind", ("property", admin.RelatedOnlyFieldListFilter)]
@@ -330,6 +343,9 @@ class SyncStateAdmin(PropertyScopedAdmin):
 @admin.register(SyncAttempt)
 class SyncAttemptAdmin(PropertyScopedAdmin):
     """Every exchange with the hub: what was sent (secrets removed) and what the hub answered."""
+
+    def get_queryset(self, request):
+        return _without_others_licenses(super().get_queryset(request), request.user, "state__kind")
 
     list_display = ["created_at", "method", "path", "status_code", "outcome", "hub_message", "duration_ms"]
     list_filter = ["outcome", "method", ("property", admin.RelatedOnlyFieldListFilter)]
@@ -399,5 +415,5 @@ class PropertyMembershipAdmin(admin.ModelAdmin):
             services.membership_revoke(membership=membership)
 
 
-# The code catalog and the code mapping table have screens of their own.
-from . import admin_catalog  # noqa: E402, F401
+# The code catalog and the code mapping table have screens of their own; so have rates and availability.
+from . import admin_ari, admin_catalog  # noqa: E402, F401

@@ -27,6 +27,8 @@ from .sync.outbox import sync_mark_changed, sync_state_ensure
 KOREA = ZoneInfo("Asia/Seoul")
 #: The hub takes dates from today (Korea time) to today + 730 days (contract section 2).
 WINDOW_DAYS = 730
+#: The highest rate, price or room count an edit may set (KRW or rooms); far above any real one.
+MAX_RATE = 1_000_000_000
 
 
 def korea_today():
@@ -68,9 +70,7 @@ def merge_ranges(ranges):
 def clamp_ranges(ranges, window):
     """The parts of ranges inside window (first, last)."""
     first, last = window
-    return [
-        DateRange(max(r.start, first), min(r.end, last)) for r in ranges if r.end >= first and r.start <= last
-    ]
+    return [DateRange(max(r.start, first), min(r.end, last)) for r in ranges if r.end >= first and r.start <= last]
 
 
 def ranges_of(dates):
@@ -172,6 +172,8 @@ def ari_edit_validate(edit):
     needs_value = edit.operation in (*Operation.RATE_OPERATIONS, Operation.SET_AVAILABILITY)
     if needs_value and (edit.value is None or edit.value < 0):
         errors["value"] = _("Give an amount of 0 or more.")
+    elif needs_value and edit.value > MAX_RATE:
+        errors["value"] = _("Give an amount of at most %(max)s.") % {"max": f"{MAX_RATE:,}"}
     if edit.operation == Operation.SET_AVAILABILITY and not edit.room_types:
         errors["room_types"] = _("Choose the room types whose availability to set.")
     if edit.operation != Operation.SET_AVAILABILITY and not edit.rate_plans:
@@ -230,13 +232,14 @@ def _dates_by_target(changes):
 
 
 def _rate_changes(edit, dates):
-    plans = list(edit.rate_plans)
-    standalone_rates = _standalone_rates(plans, dates)
+    # Standalone plans first: a package in the same edit is priced against its standalone's new rate.
+    plans = sorted(edit.rate_plans, key=lambda plan: plan.model.type != RatePlanType.STANDALONE)
+    base_before = _standalone_rates(plans, dates)
+    base_after = dict(base_before)
     changes = []
     if edit.channel is None:
         existing = {
-            (day.rate_plan_id, day.date): day
-            for day in RatePlanDay.objects.filter(rate_plan__in=plans, date__in=dates)
+            (day.rate_plan_id, day.date): day for day in RatePlanDay.objects.filter(rate_plan__in=plans, date__in=dates)
         }
     else:
         existing = {
@@ -253,39 +256,42 @@ def _rate_changes(edit, dates):
                 changes.append(CellChange(plan, day, "business_day", old, edit.operation == Operation.OPEN))
                 continue
             old = getattr(row, field_name) if row else None
-            base = standalone_rates.get((plan.room_type_id, day))
-            changes.append(_rate_change(edit, plan, day, field_name, old, base))
+            key = (plan.room_type_id, day)
+            change = _rate_change(edit, plan, day, field_name, old, base_before.get(key), base_after.get(key))
+            if not package and edit.channel is None and not change.error:
+                base_after[key] = change.new
+            changes.append(change)
     return changes
 
 
-def _rate_change(edit, plan, day, field_name, old, base):
-    """The new rate (standalone) or difference (package) of one cell."""
+def _rate_change(edit, plan, day, field_name, old, base_before, base_after):
+    """The new rate (standalone) or difference (package) of one cell. A package's price is what guests
+    pay (the standalone rate plus its difference): "set" sets that price, and increases and decreases
+    apply to it; the difference stored is the new price less the standalone's new rate."""
     package = field_name == "rate_modify"
+
+    def refuse(message):
+        return CellChange(plan, day, field_name, old, None, message)
+
+    if package and (base_before is None or base_after is None):
+        return refuse(_("The standalone plan has no rate on this day."))
     if edit.operation == Operation.SET:
-        # For a package, staff set the price guests pay: the difference is what the hub needs.
-        if package and base is None:
-            return CellChange(plan, day, field_name, old, None, _("The standalone plan has no rate on this day."))
-        new = edit.value - base if package else edit.value
+        new_price = edit.value
     else:
         if old is None:
-            return CellChange(plan, day, field_name, old, None, _("There is no rate on this day to change."))
-        final = (base or 0) + old if package else old
-        if package and base is None:
-            return CellChange(plan, day, field_name, old, None, _("The standalone plan has no rate on this day."))
-        sign = 1 if edit.operation in (Operation.INCREASE_AMOUNT, Operation.INCREASE_PERCENT) else -1
+            return refuse(_("There is no rate on this day to change."))
+        price = base_before + old if package else old
         if edit.operation in (Operation.INCREASE_PERCENT, Operation.DECREASE_PERCENT):
-            delta = (Decimal(final) * edit.value / 100).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+            delta = int((Decimal(price) * edit.value / 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
         else:
             delta = edit.value
-        new_final = final + sign * int(delta)
-        if new_final < 0:
-            return CellChange(plan, day, field_name, old, None, _("The rate would fall below 0."))
-        new = new_final - base if package else new_final
-    if not package and new < 0:
-        return CellChange(plan, day, field_name, old, None, _("The rate would fall below 0."))
-    if package and base + new < 0:
-        return CellChange(plan, day, field_name, old, None, _("The price would fall below 0."))
-    return CellChange(plan, day, field_name, old, new)
+        sign = 1 if edit.operation in (Operation.INCREASE_AMOUNT, Operation.INCREASE_PERCENT) else -1
+        new_price = price + sign * delta
+    if new_price < 0:
+        return refuse(_("The price would fall below 0.") if package else _("The rate would fall below 0."))
+    if new_price > MAX_RATE:
+        return refuse(_("The price would exceed %(max)s.") % {"max": f"{MAX_RATE:,}"})
+    return CellChange(plan, day, field_name, old, new_price - base_after if package else new_price)
 
 
 def _standalone_rates(plans, dates):
@@ -331,8 +337,7 @@ def _availability_changes(edit, dates):
 def _write_rates(edit, changes):
     if edit.channel is None:
         rows = [
-            RatePlanDay(rate_plan=change.target, date=change.date, **{change.field: change.new})
-            for change in changes
+            RatePlanDay(rate_plan=change.target, date=change.date, **{change.field: change.new}) for change in changes
         ]
         fields = sorted({change.field for change in changes})
         RatePlanDay.objects.bulk_create(

@@ -37,6 +37,9 @@ _STAFF_PERMISSIONS = [
 _MANAGER_ONLY_PERMISSIONS = [
     *_perms("property", "add"),
     *_perms("codemapping", "add", "change", "delete"),
+    # Licenses are uploaded and followed, never edited or deleted (the hub has neither).
+    "licenses.view_licenserequest",
+    "licenses.add_licenserequest",
 ]
 
 ROLE_PERMISSIONS = {

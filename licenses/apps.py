@@ -10,3 +10,11 @@ class LicensesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "licenses"
     verbose_name = _("Licenses")
+
+    def ready(self):
+        # License requests are a kind of hub resource: the sync engine delivers their submissions.
+        from integration.sync.resources import register
+
+        from .sync import LICENSE_RESOURCE
+
+        register(LICENSE_RESOURCE)

@@ -71,6 +71,12 @@ def parse_retry_after(value, *, now=None):
     return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
 
 
+def encode_body(body):
+    """A JSON body as it goes on the wire: compact UTF-8 rather than requests' \\uXXXX escapes, so that
+    Korean text travels in about half the bytes."""
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def _hub_message(response):
     try:
         body = response.json()
@@ -99,8 +105,7 @@ class HubClient:
         """Send one request; return a HubResponse for 2xx, raise HubHTTPError or HubUnavailable otherwise."""
         path = endpoint.path(**(path_params or {}))
         started = time.monotonic()
-        # UTF-8 rather than requests' \uXXXX escapes: Korean text travels in about half the bytes.
-        data = None if body is None else json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+        data = None if body is None else encode_body(body)
         headers = {"Content-Type": "application/json; charset=utf-8"} if data is not None else None
         try:
             response = self.session.request(

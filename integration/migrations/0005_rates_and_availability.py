@@ -6,105 +6,211 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('integration', '0004_sync_kinds_for_ari_and_licenses'),
+        ("integration", "0004_sync_kinds_for_ari_and_licenses"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='SalesChannel',
+            name="SalesChannel",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('channel_id', models.PositiveIntegerField(unique=True, verbose_name='hub channel id')),
-                ('name', models.CharField(max_length=100, verbose_name='name')),
-                ('channel_type', models.CharField(choices=[('hub', 'Hub contract'), ('cms', 'Direct contract (CMS)')], default='hub', max_length=3, verbose_name='channel type')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("channel_id", models.PositiveIntegerField(unique=True, verbose_name="hub channel id")),
+                ("name", models.CharField(max_length=100, verbose_name="name")),
+                (
+                    "channel_type",
+                    models.CharField(
+                        choices=[("hub", "Hub contract"), ("cms", "Direct contract (CMS)")],
+                        default="hub",
+                        max_length=3,
+                        verbose_name="channel type",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'sales channel',
-                'verbose_name_plural': 'sales channels',
-                'ordering': ['name'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('channel_id__gte', 1)), name='channel_id_positive')],
+                "verbose_name": "sales channel",
+                "verbose_name_plural": "sales channels",
+                "ordering": ["name"],
+                "constraints": [
+                    models.CheckConstraint(condition=models.Q(("channel_id__gte", 1)), name="channel_id_positive")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='AriDirtyRange',
+            name="AriDirtyRange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('date_from', models.DateField()),
-                ('date_to', models.DateField()),
-                ('state', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='dirty_ranges', to='integration.syncstate')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("date_from", models.DateField()),
+                ("date_to", models.DateField()),
+                (
+                    "state",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="dirty_ranges",
+                        to="integration.syncstate",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.CheckConstraint(condition=models.Q(('date_from__lte', models.F('date_to'))), name='aridirtyrange_from_before_to')],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("date_from__lte", models.F("date_to"))), name="aridirtyrange_from_before_to"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RatePlanDay',
+            name="RatePlanDay",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('date', models.DateField(verbose_name='date')),
-                ('rate', models.PositiveIntegerField(blank=True, null=True, verbose_name='rate (KRW)')),
-                ('rate_modify', models.IntegerField(blank=True, null=True, verbose_name='difference from the base rate (KRW)')),
-                ('business_day', models.BooleanField(default=True, verbose_name='open for sale')),
-                ('rate_plan', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='days', to='integration.rateplan', verbose_name='rate plan')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("date", models.DateField(verbose_name="date")),
+                ("rate", models.PositiveIntegerField(blank=True, null=True, verbose_name="rate (KRW)")),
+                (
+                    "rate_modify",
+                    models.IntegerField(blank=True, null=True, verbose_name="difference from the base rate (KRW)"),
+                ),
+                ("business_day", models.BooleanField(default=True, verbose_name="open for sale")),
+                (
+                    "rate_plan",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="days",
+                        to="integration.rateplan",
+                        verbose_name="rate plan",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'rate plan day',
-                'verbose_name_plural': 'rate plan days',
-                'ordering': ['rate_plan', 'date'],
-                'constraints': [models.UniqueConstraint(fields=('rate_plan', 'date'), name='rateplanday_one_per_day'), models.CheckConstraint(condition=models.Q(('rate__isnull', True), ('rate_modify__isnull', True), _connector='OR'), name='rateplanday_rate_or_modify')],
+                "verbose_name": "rate plan day",
+                "verbose_name_plural": "rate plan days",
+                "ordering": ["rate_plan", "date"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("rate_plan", "date"), name="rateplanday_one_per_day"),
+                    models.CheckConstraint(
+                        condition=models.Q(("rate__isnull", True), ("rate_modify__isnull", True), _connector="OR"),
+                        name="rateplanday_rate_or_modify",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RoomTypeDay',
+            name="RoomTypeDay",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('date', models.DateField(verbose_name='date')),
-                ('allotment', models.PositiveIntegerField(default=0, verbose_name='rooms to sell')),
-                ('held', models.PositiveIntegerField(default=0, verbose_name='held by pending bookings')),
-                ('taken', models.PositiveIntegerField(default=0, verbose_name='taken by bookings')),
-                ('available', models.PositiveIntegerField(default=0, verbose_name='available')),
-                ('room_type', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='days', to='integration.roomtype', verbose_name='room type')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("date", models.DateField(verbose_name="date")),
+                ("allotment", models.PositiveIntegerField(default=0, verbose_name="rooms to sell")),
+                ("held", models.PositiveIntegerField(default=0, verbose_name="held by pending bookings")),
+                ("taken", models.PositiveIntegerField(default=0, verbose_name="taken by bookings")),
+                ("available", models.PositiveIntegerField(default=0, verbose_name="available")),
+                (
+                    "room_type",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="days",
+                        to="integration.roomtype",
+                        verbose_name="room type",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'room type day',
-                'verbose_name_plural': 'room type days',
-                'ordering': ['room_type', 'date'],
-                'constraints': [models.UniqueConstraint(fields=('room_type', 'date'), name='roomtypeday_one_per_day'), models.CheckConstraint(condition=models.Q(('available__gte', 0)), name='roomtypeday_available_not_negative'), models.CheckConstraint(condition=models.Q(('available', django.db.models.expressions.CombinedExpression(django.db.models.expressions.CombinedExpression(models.F('allotment'), '-', models.F('held')), '-', models.F('taken')))), name='roomtypeday_available_is_what_is_left')],
+                "verbose_name": "room type day",
+                "verbose_name_plural": "room type days",
+                "ordering": ["room_type", "date"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("room_type", "date"), name="roomtypeday_one_per_day"),
+                    models.CheckConstraint(
+                        condition=models.Q(("available__gte", 0)), name="roomtypeday_available_not_negative"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            (
+                                "available",
+                                django.db.models.expressions.CombinedExpression(
+                                    django.db.models.expressions.CombinedExpression(
+                                        models.F("allotment"), "-", models.F("held")
+                                    ),
+                                    "-",
+                                    models.F("taken"),
+                                ),
+                            )
+                        ),
+                        name="roomtypeday_available_is_what_is_left",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='ChannelRateDay',
+            name="ChannelRateDay",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('date', models.DateField(verbose_name='date')),
-                ('rate', models.PositiveIntegerField(blank=True, null=True, verbose_name='rate (KRW)')),
-                ('rate_modify', models.IntegerField(blank=True, null=True, verbose_name='difference from the base rate (KRW)')),
-                ('rate_plan', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='channel_days', to='integration.rateplan', verbose_name='rate plan')),
-                ('channel', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to='integration.saleschannel', verbose_name='channel')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("date", models.DateField(verbose_name="date")),
+                ("rate", models.PositiveIntegerField(blank=True, null=True, verbose_name="rate (KRW)")),
+                (
+                    "rate_modify",
+                    models.IntegerField(blank=True, null=True, verbose_name="difference from the base rate (KRW)"),
+                ),
+                (
+                    "rate_plan",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="channel_days",
+                        to="integration.rateplan",
+                        verbose_name="rate plan",
+                    ),
+                ),
+                (
+                    "channel",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        to="integration.saleschannel",
+                        verbose_name="channel",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'channel rate',
-                'verbose_name_plural': 'channel rates',
-                'ordering': ['rate_plan', 'channel', 'date'],
-                'constraints': [models.UniqueConstraint(fields=('rate_plan', 'channel', 'date'), name='channelrateday_one_per_day'), models.CheckConstraint(condition=models.Q(('rate__isnull', True), ('rate_modify__isnull', True), _connector='OR'), name='channelrateday_rate_or_modify')],
+                "verbose_name": "channel rate",
+                "verbose_name_plural": "channel rates",
+                "ordering": ["rate_plan", "channel", "date"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("rate_plan", "channel", "date"), name="channelrateday_one_per_day"),
+                    models.CheckConstraint(
+                        condition=models.Q(("rate__isnull", True), ("rate_modify__isnull", True), _connector="OR"),
+                        name="channelrateday_rate_or_modify",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='ChannelAvailDay',
+            name="ChannelAvailDay",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('date', models.DateField(verbose_name='date')),
-                ('cap', models.PositiveIntegerField(blank=True, null=True, verbose_name='channel cap')),
-                ('room_type', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='channel_days', to='integration.roomtype', verbose_name='room type')),
-                ('channel', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to='integration.saleschannel', verbose_name='channel')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("date", models.DateField(verbose_name="date")),
+                ("cap", models.PositiveIntegerField(blank=True, null=True, verbose_name="channel cap")),
+                (
+                    "room_type",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="channel_days",
+                        to="integration.roomtype",
+                        verbose_name="room type",
+                    ),
+                ),
+                (
+                    "channel",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        to="integration.saleschannel",
+                        verbose_name="channel",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'channel availability cap',
-                'verbose_name_plural': 'channel availability caps',
-                'ordering': ['room_type', 'channel', 'date'],
-                'constraints': [models.UniqueConstraint(fields=('room_type', 'channel', 'date'), name='channelavailday_one_per_day')],
+                "verbose_name": "channel availability cap",
+                "verbose_name_plural": "channel availability caps",
+                "ordering": ["room_type", "channel", "date"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("room_type", "channel", "date"), name="channelavailday_one_per_day")
+                ],
             },
         ),
     ]

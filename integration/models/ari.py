@@ -51,6 +51,9 @@ class RatePlanDay(models.Model):
             ),
         ]
 
+    def __str__(self):
+        return f"{self.rate_plan_id} {self.date}"
+
 
 class RoomTypeDay(models.Model):
     """A room type's stock on one day: what staff allot, what bookings hold (pending) and have taken
@@ -76,6 +79,9 @@ class RoomTypeDay(models.Model):
             ),
         ]
 
+    def __str__(self):
+        return f"{self.room_type_id} {self.date}: {self.available}/{self.allotment}"
+
 
 class ChannelRateDay(models.Model):
     """A rate plan's rate (or difference) on one channel and day, instead of the common one; both empty
@@ -100,6 +106,9 @@ class ChannelRateDay(models.Model):
             ),
         ]
 
+    def __str__(self):
+        return f"{self.rate_plan_id} @{self.channel_id} {self.date}"
+
 
 class ChannelAvailDay(models.Model):
     """At most this many rooms of a room type sell on one channel and day (empty: no cap)."""
@@ -119,6 +128,9 @@ class ChannelAvailDay(models.Model):
             models.UniqueConstraint(fields=["room_type", "channel", "date"], name="channelavailday_one_per_day")
         ]
 
+    def __str__(self):
+        return f"{self.room_type_id} @{self.channel_id} {self.date}"
+
 
 class AriDirtyRange(models.Model):
     """Days of a rate plan's rates or a room type's availability that changed and are not yet at the
@@ -132,3 +144,6 @@ class AriDirtyRange(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(date_from__lte=F("date_to")), name="aridirtyrange_from_before_to")
         ]
+
+    def __str__(self):
+        return f"{self.date_from}..{self.date_to}"

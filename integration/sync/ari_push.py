@@ -25,6 +25,9 @@ class AriResource(Resource):
         # The hub must know the rate plan or room type itself first.
         return [(self.parent_kind, obj)]
 
+    def describe(self, obj):
+        return "/".join(path_params(obj).values())
+
     def plan(self, state, obj, *, full):
         dirty = list(AriDirtyRange.objects.filter(state=state))
         window = ari_window()

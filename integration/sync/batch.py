@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ..choices import SyncStatus
 from ..models import Property, SyncState
 from .outbox import sync_state_ensure
-from .resources import RESOURCES, path_params
+from .resources import RESOURCES
 from .sender import Outcome, sync_send
 
 
@@ -84,8 +84,8 @@ def _failed_send(state_id):
     state = SyncState.objects.get(pk=state_id)
     resource = RESOURCES[state.kind]
     obj = resource.load(state.object_id)
-    # The kind and the ids of its hub path ("roomtype prop-a/room-1"), as the hub and its logs name it.
-    where = "/".join(path_params(obj).values()) if obj is not None else f"#{state.object_id}"
+    # The kind and how the hub names it ("roomtype prop-a/room-1").
+    where = resource.describe(obj) if obj is not None else f"#{state.object_id}"
     return FailedSend(
         resource=f"{state.kind} {where}",
         status=state.last_status_code,

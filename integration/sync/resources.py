@@ -13,6 +13,11 @@ from ..hub import endpoints, payloads
 from ..models import Property, RatePlan, RatePlanModel, ResourceKind, RoomType
 
 
+class PlanError(Exception):
+    """What to send cannot be built (a license's file is gone, say): the resource is failed with this
+    message, for staff to see, instead of the send crashing again at every retry."""
+
+
 @dataclass(frozen=True)
 class Call:
     """One request to the hub. if_exists is the call to make instead when the hub answers 409 (OURS:
@@ -54,8 +59,13 @@ class Resource:
         return []
 
     def plan(self, state, obj, *, full):
-        """The calls that bring the hub up to date with obj (full: its whole state, a resync)."""
+        """The calls that bring the hub up to date with obj (full: its whole state, a resync); raises
+        PlanError when they cannot be built."""
         raise NotImplementedError
+
+    def describe(self, obj):
+        """How the hub and its logs name obj, for summaries."""
+        return str(obj)
 
 
 @dataclass(frozen=True)
@@ -68,6 +78,9 @@ class ContentResource(Resource):
 
     def parents(self, obj):
         return content_parents(obj)
+
+    def describe(self, obj):
+        return "/".join(path_params(obj).values())
 
     def plan(self, state, obj, *, full):
         body = self.build(obj)

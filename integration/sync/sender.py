@@ -16,7 +16,7 @@ from ..hub.client import HubError, HubHTTPError, get_hub_client
 from ..hub.payloads import redact_body
 from ..models import SyncAttempt, SyncState
 from .outbox import sync_queue, sync_state_ensure
-from .resources import RESOURCES
+from .resources import RESOURCES, PlanError
 
 logger = logging.getLogger(__name__)
 
@@ -107,10 +107,13 @@ def _send(state_id, *, full, schedule, client):
         return Outcome.WAITING
 
     version = state.version
-    plan = resource.plan(state, obj, full=full)
     was_known = state.known_to_hub
     try:
+        plan = resource.plan(state, obj, full=full)
         responses = [_exchange(state, client, call) for call in plan.calls]
+    except PlanError as exc:
+        _mark_failed(state, HubError(str(exc)))
+        return Outcome.FAILED
     except HubError as exc:
         if exc.retryable:
             return _schedule_retry(state, exc, schedule)

@@ -35,7 +35,7 @@ def day(n):
 
 @pytest.fixture
 def content():
-    room_type, standalone, package, plans = hub_content(PropertyFactory())
+    room_type, _standalone_model, _package_model, plans = hub_content(PropertyFactory())
     return room_type, plans[0], plans[1]
 
 
@@ -176,7 +176,7 @@ def test_availability_follows_the_allotment_and_cannot_go_below_what_is_booked(c
 
 
 def test_an_edit_marks_the_days_dirty_in_the_same_transaction(content):
-    room_type, standalone, _package = content
+    _room_type, standalone, _package = content
 
     apply(
         ranges=(DateRange(day(1), day(3)), DateRange(day(10), day(10))),
@@ -283,3 +283,35 @@ def test_concurrent_takes_never_drive_availability_below_zero():
     assert outcomes.count("taken") == 7
     row = RoomTypeDay.objects.get(room_type=room_type, date=day(1))
     assert (row.allotment, row.taken, row.available) == (7, 7, 0)
+
+
+def test_one_edit_of_a_standalone_plan_and_its_package_prices_the_package_against_the_new_rate(content):
+    _room, standalone, package = content
+    days = (DateRange(day(1), day(1)),)
+    apply(ranges=days, operation=Operation.SET, value=100000, rate_plans=(standalone,))
+    apply(ranges=days, operation=Operation.SET, value=120000, rate_plans=(package,))
+
+    apply(ranges=days, operation=Operation.INCREASE_PERCENT, value=20, rate_plans=(package, standalone))
+    assert RatePlanDay.objects.get(rate_plan=standalone).rate == 120000
+    assert RatePlanDay.objects.get(rate_plan=package).rate_modify == 24000  # 144,000 for guests
+
+    apply(ranges=days, operation=Operation.SET, value=150000, rate_plans=(standalone, package))
+    assert RatePlanDay.objects.get(rate_plan=package).rate_modify == 0
+
+
+def test_an_absurd_price_is_refused(content):
+    _room, standalone, _package = content
+    apply(ranges=(DateRange(day(1), day(1)),), operation=Operation.SET, value=900_000_000, rate_plans=(standalone,))
+
+    with pytest.raises(ValidationError, match="exceed"):
+        apply(
+            ranges=(DateRange(day(1), day(1)),),
+            operation=Operation.INCREASE_PERCENT,
+            value=50,
+            rate_plans=(standalone,),
+        )
+    assert "value" in ari_edit_validate(
+        AriEdit(
+            ranges=(DateRange(day(1), day(1)),), operation=Operation.SET, value=2_000_000_000, rate_plans=(standalone,)
+        )
+    )

@@ -1,0 +1,287 @@
+"""Forms of the rates and availability screens: a cell of the grid, the bulk edit, the CSV export and
+import. Each cleans to the edit of integration.ari it stands for; the edit's own checks
+(ari_edit_validate) become the form's field errors."""
+
+import datetime
+import json
+from dataclasses import replace
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.crypto import salted_hmac
+from django.utils.dates import WEEKDAYS_ABBR
+from django.utils.translation import gettext_lazy as _
+
+from .ari import WINDOW_DAYS, AriEdit, DateRange, Operation, ari_edit_validate, rate_plans_of
+from .ari_csv import ARI_CSV_MAX_BYTES, ARI_VALUE_MAX, ari_csv_read
+from .models import RoomType, SalesChannel
+
+#: The bulk edit's one operation that integration.ari does not have: a channel's own values cleared.
+CLEAR_CHANNEL = "clear_channel"
+
+OPERATION_LABELS = {
+    Operation.SET: _("Set the rate (packages: the price guests pay)"),
+    Operation.INCREASE_AMOUNT: _("Increase the rate by an amount (KRW)"),
+    Operation.DECREASE_AMOUNT: _("Decrease the rate by an amount (KRW)"),
+    Operation.INCREASE_PERCENT: _("Increase the rate by a percentage"),
+    Operation.DECREASE_PERCENT: _("Decrease the rate by a percentage"),
+    Operation.OPEN: _("Open for sale"),
+    Operation.CLOSE: _("Close for sale"),
+    Operation.SET_AVAILABILITY: _("Set the rooms to sell (with a channel: its cap)"),
+    CLEAR_CHANNEL: _("Clear the channel's own values (it sells at the common ones)"),
+}
+
+
+def _parse_value(text):
+    """An optional whole number typed by staff ("120,000" too); None when empty."""
+    text = (text or "").replace(",", "").strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise ValidationError(_("Enter a whole number."), code="invalid") from None
+
+
+# --- One cell ---------------------------------------------------------------------------------
+
+
+class AriCellForm(forms.Form):
+    """One cell of the grid: a rate plan's rate and business day, or a room type's rooms to sell, on one
+    day; with a channel, that channel's own value (empty: cleared)."""
+
+    kind = forms.ChoiceField(choices=[("rate", _("rate")), ("availability", _("availability"))])
+    target = forms.IntegerField()
+    date = forms.DateField(input_formats=["%Y-%m-%d"])
+    value = forms.CharField(required=False, max_length=20)
+    business_day = forms.ChoiceField(choices=[("", "—"), ("1", _("open")), ("0", _("closed"))], required=False)
+    channel = forms.ModelChoiceField(SalesChannel.objects.all(), required=False)
+
+    def __init__(self, *args, property, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.property = property
+
+    def clean_value(self):
+        value = _parse_value(self.cleaned_data["value"])
+        if value is not None and not 0 <= value <= ARI_VALUE_MAX:
+            raise ValidationError(
+                _("Give a number from 0 to %(max)s.") % {"max": f"{ARI_VALUE_MAX:,}"}, code="out_of_range"
+            )
+        return value
+
+    def clean_business_day(self):
+        return {"1": True, "0": False}.get(self.cleaned_data["business_day"])
+
+    def clean(self):
+        data = super().clean()
+        if "kind" in data and "target" in data:
+            if data["kind"] == "rate":
+                plans = [plan for plan in rate_plans_of(self.property) if plan.pk == data["target"]]
+                data["target"] = plans[0] if plans else None
+            else:
+                data["target"] = (
+                    RoomType.objects.filter(property=self.property, pk=data["target"])
+                    .select_related("property")
+                    .first()
+                )
+        return data
+
+
+# --- Bulk edit --------------------------------------------------------------------------------
+
+
+class DateRangesWidget(forms.Widget):
+    """Rows of "from" and "to" dates; posts <name>_from and <name>_to, one entry per row. Two blank rows
+    are always there, so that a range can be added without JavaScript too."""
+
+    template_name = "vendorhub/widgets/date_ranges.html"
+
+    def get_context(self, name, value, attrs):
+        context = super().get_context(name, value, attrs)
+        rows = [pair for pair in (value or []) if any(pair)]
+        context["widget"]["rows"] = [*rows, ("", ""), ("", "")][: max(len(rows) + 1, 2)]
+        return context
+
+    def format_value(self, value):
+        rows = []
+        for pair in value or []:
+            if isinstance(pair, DateRange):
+                pair = (pair.start.isoformat(), pair.end.isoformat())
+            rows.append(pair)
+        return rows
+
+    def id_for_label(self, id_):
+        return f"{id_}_0_from" if id_ else id_
+
+    def value_from_datadict(self, data, files, name):
+        starts, ends = data.getlist(f"{name}_from"), data.getlist(f"{name}_to")
+        count = max(len(starts), len(ends))
+        starts, ends = starts + [""] * (count - len(starts)), ends + [""] * (count - len(ends))
+        return [(start.strip(), end.strip()) for start, end in zip(starts, ends, strict=True)]
+
+    def value_omitted_from_data(self, data, files, name):
+        return f"{name}_from" not in data and f"{name}_to" not in data
+
+
+class DateRangesField(forms.Field):
+    """One or more date ranges, both ends included; a row with only "from" is that one day."""
+
+    widget = DateRangesWidget
+
+    def to_python(self, value):
+        ranges = []
+        for start, end in value or []:
+            if not start and not end:
+                continue
+            try:
+                first = datetime.date.fromisoformat(start or end)
+                last = datetime.date.fromisoformat(end or start)
+            except ValueError:
+                raise ValidationError(
+                    _("“%(value)s” is not a date: write it as YYYY-MM-DD.") % {"value": start if start else end},
+                    code="invalid",
+                ) from None
+            ranges.append(DateRange(first, last))
+        return ranges
+
+
+class AriBulkEditForm(forms.Form):
+    """One change to many cells: date ranges, weekdays, room types (availability) and rate plans, an
+    operation and its value, optionally on one channel."""
+
+    ranges = DateRangesField(label=_("Dates"), required=False, help_text=_("One or more ranges, both days included."))
+    weekdays = forms.TypedMultipleChoiceField(
+        label=_("Weekdays"),
+        choices=list(WEEKDAYS_ABBR.items()),
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "vh-weekdays"}),
+    )
+    targets = forms.MultipleChoiceField(
+        label=_("Rows"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "vh-targets"}),
+        help_text=_("Rate operations change the rate plans; “Set the rooms to sell” changes the room types."),
+    )
+    operation = forms.ChoiceField(label=_("Operation"), choices=list(OPERATION_LABELS.items()))
+    value = forms.CharField(
+        label=_("Value"),
+        required=False,
+        max_length=20,
+        help_text=_("KRW, a percentage or a number of rooms, as the operation says."),
+    )
+    channel = forms.ModelChoiceField(
+        SalesChannel.objects.all(),
+        label=_("Channel"),
+        required=False,
+        empty_label=_("All channels (the common values)"),
+    )
+
+    def __init__(self, *args, property, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.property = property
+        self.room_types = {room_type.pk: room_type for room_type in RoomType.objects.filter(property=property)}
+        for room_type in self.room_types.values():
+            room_type.property = property
+        self.rate_plans = {plan.pk: plan for plan in rate_plans_of(property)}
+        choices = []
+        for room_type in sorted(self.room_types.values(), key=lambda room_type: (room_type.name, room_type.pk)):
+            options = [(f"rt:{room_type.pk}", _("Availability"))]
+            options.extend(
+                (f"rp:{plan.pk}", f"{plan.model.name} · {plan.vendor_id}")
+                for plan in self.rate_plans.values()
+                if plan.room_type_id == room_type.pk
+            )
+            choices.append((str(room_type), options))
+        self.fields["targets"].choices = choices
+        self.fields["weekdays"].initial = list(WEEKDAYS_ABBR)
+
+    def clean_value(self):
+        value = _parse_value(self.cleaned_data["value"])
+        if value is not None and not 0 <= value <= ARI_VALUE_MAX:
+            raise ValidationError(_("Give a number from 0 to %(max)s.") % {"max": f"{ARI_VALUE_MAX:,}"})
+        return value
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        targets = data["targets"]
+        weekdays = frozenset(data["weekdays"])
+        edit = AriEdit(
+            ranges=tuple(data["ranges"]),
+            operation=data["operation"],
+            value=data["value"],
+            rate_plans=tuple(self.rate_plans[int(t[3:])] for t in targets if t.startswith("rp:")),
+            room_types=tuple(self.room_types[int(t[3:])] for t in targets if t.startswith("rt:")),
+            weekdays=None if len(weekdays) == len(WEEKDAYS_ABBR) else weekdays,
+            channel=data["channel"],
+        )
+        errors = self._clear_errors(edit) if data["operation"] == CLEAR_CHANNEL else ari_edit_validate(edit)
+        for name, message in errors.items():
+            self.add_error({"rate_plans": "targets", "room_types": "targets"}.get(name, name), message)
+        data["edit"] = edit
+        return data
+
+    def _clear_errors(self, edit):
+        """The checks of ari_edit_validate that apply to clearing a channel's values (any row, no value)."""
+        # As a "set" of any value on any row, the edit gets the checks of its dates and weekdays.
+        errors = ari_edit_validate(replace(edit, operation=Operation.SET, value=0, rate_plans=("any",)))
+        if edit.channel is None:
+            errors["channel"] = _("Choose the channel whose own values to clear.")
+        if not edit.rate_plans and not edit.room_types:
+            errors["targets"] = _("Choose the rows whose channel values to clear.")
+        return errors
+
+    def digest(self):
+        """A fingerprint of what the valid form edits: "Apply" applies only the edit that was previewed."""
+        data = self.cleaned_data
+        fingerprint = {
+            "ranges": [(r.start.isoformat(), r.end.isoformat()) for r in data["ranges"]],
+            "weekdays": sorted(data["weekdays"]),
+            "targets": sorted(data["targets"]),
+            "operation": data["operation"],
+            "value": data["value"],
+            "channel": data["channel"].pk if data["channel"] else None,
+            "property": self.property.pk,
+        }
+        return salted_hmac("integration.ari_bulk", json.dumps(fingerprint, sort_keys=True)).hexdigest()
+
+
+# --- CSV --------------------------------------------------------------------------------------
+
+
+class AriExportForm(forms.Form):
+    """The date range of a CSV export."""
+
+    date_from = forms.DateField(
+        label=_("From"), input_formats=["%Y-%m-%d"], widget=forms.DateInput({"type": "date"}, format="%Y-%m-%d")
+    )
+    date_to = forms.DateField(
+        label=_("To"), input_formats=["%Y-%m-%d"], widget=forms.DateInput({"type": "date"}, format="%Y-%m-%d")
+    )
+
+    def clean(self):
+        data = super().clean()
+        first, last = data.get("date_from"), data.get("date_to")
+        if first and last:
+            if first > last:
+                self.add_error("date_to", _("The range must not end before it starts."))
+            elif (last - first).days > WINDOW_DAYS:
+                self.add_error("date_to", _("Export at most %(days)s days at once.") % {"days": WINDOW_DAYS + 1})
+        return data
+
+
+class AriImportForm(forms.Form):
+    """The upload of a rates and availability file. Cleaned: "file" is its text, "rows" its rows (unchecked)."""
+
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_("UTF-8 text with the header line kind,room_type,rate_plan,channel,date,value,business_day."),
+    )
+
+    def clean_file(self):
+        # One byte over the limit is enough to know it is too large, without reading all of it.
+        content = self.cleaned_data["file"].read(ARI_CSV_MAX_BYTES + 1)
+        self.cleaned_data["rows"] = ari_csv_read(content)
+        return content.decode("utf-8-sig")

@@ -1,0 +1,211 @@
+/* vendorhub: the rates and availability grid's cell editor, its month and channel pickers, and the bulk
+   edit's helpers (add a date range, choose rows and weekdays at once). Without this script the grid is read
+   only, and the bulk edit and CSV pages still work as plain forms. */
+"use strict";
+{
+    document.documentElement.classList.add("vh-js");
+
+    // --- Month and channel pickers: choosing one shows it. ---
+    document.addEventListener("change", (event) => {
+        if (event.target.matches("select.vh-autosubmit")) {
+            event.target.form.submit();
+        }
+    });
+
+    // --- This month: the grid opens scrolled to today, the days before it being read only. ---
+    document.addEventListener("DOMContentLoaded", () => {
+        const today = document.querySelector(".vh-ari-grid thead th.vh-today");
+        if (today) {
+            const scroller = today.closest(".vh-ari-scroll");
+            const corner = scroller.querySelector(".vh-ari-corner");
+            scroller.scrollLeft = Math.max(0, today.offsetLeft - corner.offsetWidth - today.offsetWidth);
+        }
+    });
+
+    // --- The cell editor ---
+    let current = null; // the cell being edited
+
+    const editor = () => document.getElementById("vh-ari-editor");
+
+    function closeEditor() {
+        const form = editor();
+        if (form) {
+            form.hidden = true;
+        }
+        if (current) {
+            current.classList.remove("vh-editing");
+            current.focus({preventScroll: true});
+        }
+        current = null;
+    }
+
+    function describe(cell) {
+        const table = cell.closest("table");
+        const row = cell.closest("tr");
+        const block = cell.closest("tbody").querySelector(".vh-ari-rt-head a");
+        const column = table.tHead.rows[0].cells[cell.cellIndex];
+        const label = row.querySelector("th").textContent.trim().replace(/\s+/g, " ");
+        return `${block ? block.textContent.trim() : ""} · ${label} · ${column.title}`;
+    }
+
+    function showError(form, message) {
+        const error = form.querySelector(".vh-editor-error");
+        error.textContent = message;
+        error.hidden = !message;
+    }
+
+    function openEditor(cell) {
+        const form = editor();
+        if (!form) {
+            return;
+        }
+        if (current) {
+            current.classList.remove("vh-editing");
+        }
+        current = cell;
+        cell.classList.add("vh-editing");
+        // The id names the row and the date: c-<rp|al|cap>-<target id>-<YYYY-MM-DD>.
+        const [, row, target, date] = cell.id.match(/^c-(rp|al|cap)-(\d+)-(\d{4}-\d{2}-\d{2})$/);
+        const kind = row === "rp" ? "rate" : "availability";
+        form.elements.kind.value = kind;
+        form.elements.target.value = target;
+        form.elements.date.value = date;
+        form.elements.value.value = cell.dataset.value ? Number(cell.dataset.value).toLocaleString("en-US") : "";
+        form.querySelector(".vh-editor-title").textContent = describe(cell);
+        const label = form.querySelector(".vh-editor-label");
+        label.textContent = label.dataset[kind];
+        const hint = form.querySelector(".vh-editor-hint");
+        const channel = form.elements.channel.value;
+        let hintText = "";
+        if (channel) {
+            hintText = hint.dataset.channel;
+        } else if ("base" in cell.dataset) {
+            hintText = cell.dataset.base
+                ? `${hint.dataset.package} ${Number(cell.dataset.base).toLocaleString("en-US")}`
+                : hint.dataset.nobase;
+        }
+        hint.textContent = hintText;
+        hint.hidden = !hintText;
+        const open = form.querySelector(".vh-editor-open");
+        if (open) {
+            const isRate = kind === "rate";
+            open.hidden = !isRate;
+            form.elements.open_for_sale.checked = cell.dataset.open !== "0";
+        }
+        showError(form, "");
+        form.hidden = false;
+        const box = cell.getBoundingClientRect();
+        const width = form.offsetWidth;
+        const left = Math.min(box.left + window.scrollX, window.scrollX + document.documentElement.clientWidth - width - 8);
+        form.style.left = `${Math.max(8, left)}px`;
+        form.style.top = `${box.bottom + window.scrollY + 4}px`;
+        form.elements.value.focus();
+        form.elements.value.select();
+    }
+
+    async function save(form) {
+        const cell = current;
+        if (form.elements.business_day) {
+            form.elements.business_day.value =
+                form.elements.kind.value === "rate" ? (form.elements.open_for_sale.checked ? "1" : "0") : "";
+        }
+        const body = new FormData(form);
+        body.delete("open_for_sale");
+        let answer;
+        try {
+            const response = await fetch(form.action, {
+                method: "POST",
+                body,
+                headers: {"X-Requested-With": "XMLHttpRequest", Accept: "application/json"},
+                credentials: "same-origin",
+            });
+            answer = await response.json();
+        } catch (error) {
+            answer = {ok: false, error: form.dataset.errorNetwork};
+        }
+        if (!answer.ok) {
+            showError(form, answer.error);
+            if (cell) {
+                cell.classList.add("vh-cell-error");
+                cell.dataset.error = answer.error;
+            }
+            return;
+        }
+        const id = cell ? cell.id : null;
+        for (const [cellId, html] of Object.entries(answer.cells)) {
+            const old = document.getElementById(cellId);
+            if (old) {
+                old.outerHTML = html;
+            }
+        }
+        current = id ? document.getElementById(id) : null;
+        if (current) {
+            current.classList.add("vh-cell-saved");
+        }
+        closeEditor();
+    }
+
+    document.addEventListener("click", (event) => {
+        const cell = event.target.closest(".vh-ari-grid .vh-cell.vh-editable");
+        if (cell) {
+            openEditor(cell);
+            return;
+        }
+        if (event.target.closest(".vh-editor-cancel")) {
+            closeEditor();
+            return;
+        }
+        const form = editor();
+        if (form && !form.hidden && !event.target.closest("#vh-ari-editor")) {
+            closeEditor();
+        }
+    });
+
+    document.addEventListener("keydown", (event) => {
+        const cell = event.target.closest && event.target.closest(".vh-ari-grid .vh-cell.vh-editable");
+        if (cell && (event.key === "Enter" || event.key === " ")) {
+            event.preventDefault();
+            openEditor(cell);
+        } else if (event.key === "Escape" && current) {
+            closeEditor();
+        }
+    });
+
+    document.addEventListener("submit", (event) => {
+        if (event.target.id === "vh-ari-editor") {
+            event.preventDefault();
+            save(event.target);
+        }
+    });
+
+    // --- Bulk edit helpers ---
+    document.addEventListener("click", (event) => {
+        const add = event.target.closest(".vh-date-range-add");
+        if (add) {
+            const rows = add.closest(".vh-date-ranges").querySelector(".vh-date-range-rows");
+            const row = rows.lastElementChild.cloneNode(true);
+            row.querySelectorAll("input").forEach((input) => {
+                input.value = "";
+                input.removeAttribute("id");
+            });
+            rows.append(row);
+            row.querySelector("input").focus();
+            return;
+        }
+        const select = event.target.closest(".vh-target-tools [data-select]");
+        if (select) {
+            const wanted = select.dataset.select;
+            select.closest(".form-row").querySelectorAll("input[type=checkbox]").forEach((box) => {
+                box.checked = wanted !== "none" && box.value.startsWith(`${wanted}:`);
+            });
+            return;
+        }
+        const weekdays = event.target.closest(".vh-weekday-tools [data-weekdays]");
+        if (weekdays) {
+            const days = weekdays.dataset.weekdays.split(",");
+            weekdays.closest(".form-row").querySelectorAll("input[type=checkbox]").forEach((box) => {
+                box.checked = days.includes(box.value);
+            });
+        }
+    });
+}

@@ -1,0 +1,477 @@
+"""The license requests screen: managers of a property upload permits and business registrations, follow
+the hub's review, resubmit rejected requests and download the files. Staff never see it."""
+
+from datetime import datetime
+
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Subquery
+from django.http import FileResponse, Http404, HttpResponseNotAllowed
+from django.shortcuts import redirect
+from django.template.defaultfilters import filesizeformat
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from integration.admin import sync_badge
+from integration.admin_mixins import PropertyScopedAdmin
+from integration.choices import MembershipRole, SyncStatus
+from integration.models import ResourceKind, SyncState
+
+from . import selectors, services
+from .choices import MEDIA_TYPES, LicenseType, ReviewStatus
+from .forms import FORMS
+from .models import CORPORATION_FIELDS, PERMIT_FIELDS, LicenseRequest
+
+
+def review_badge(status):
+    """A coloured badge for the hub's review status."""
+    if not status:
+        return ""
+    return format_html('<span class="license-badge license-{}">{}</span>', status, ReviewStatus(status).label)
+
+
+def _when(value):
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return value
+    if value is None:
+        return "—"
+    return date_format(timezone.localtime(value), "Y-m-d H:i")
+
+
+class ReviewStatusFilter(admin.SimpleListFilter):
+    """Where requests stand: under review, confirmed, rejected, not yet at the hub, or failed to send."""
+
+    title = _("status")
+    parameter_name = "status"
+    UNSENT = "unsent"
+    FAILED = "failed"
+
+    def lookups(self, request, model_admin):
+        return [
+            *ReviewStatus.choices,
+            (self.UNSENT, _("Not at the hub yet")),
+            (self.FAILED, _("Submission failed")),
+        ]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value in ReviewStatus.values:
+            return queryset.filter(status=value)
+        if value == self.UNSENT:
+            return queryset.filter(hub_id__isnull=True).exclude(sync_status=SyncStatus.FAILED)
+        if value == self.FAILED:
+            return queryset.filter(sync_status=SyncStatus.FAILED)
+        return queryset
+
+
+@admin.register(LicenseRequest)
+class LicenseRequestAdmin(PropertyScopedAdmin):
+    """License requests of the properties the user manages, newest first. A request is never edited once
+    uploaded: a rejected one is resubmitted as a new request, a failed one is retried as it is."""
+
+    scope_roles = (MembershipRole.MANAGER,)
+    list_display = [
+        "request_label",
+        "property",
+        "type",
+        "document",
+        "number",
+        "status_column",
+        "created_at",
+    ]
+    list_filter = ["type", ReviewStatusFilter, ("property", admin.RelatedOnlyFieldListFilter)]
+    list_select_related = ["property"]
+    search_fields = ["permit_number", "business_name", "owner_name"]
+    ordering = ["-created_at", "-id"]
+    actions = ["refresh_from_hub", "retry_failed"]
+    change_list_template = "admin/licenses/licenserequest/change_list.html"
+    change_form_template = "admin/licenses/licenserequest/change_form.html"
+
+    class Media:
+        css = {"all": ["licenses/licenses.css"]}
+
+    # --- Lists ----------------------------------------------------------------------------------
+
+    def get_queryset(self, request):
+        states = SyncState.objects.filter(kind=ResourceKind.LICENSE, object_id=OuterRef("pk"))
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                sync_status=Subquery(states.values("status")[:1]),
+                sync_error=Subquery(states.values("last_error")[:1]),
+            )
+            # The list never shows the history or the comment: they stay in the database.
+            .defer("history", "comment")
+        )
+
+    @admin.display(description=_("request"), ordering="hub_id")
+    def request_label(self, obj):
+        return f"#{obj.hub_id}" if obj.hub_id else _("new")
+
+    @admin.display(description=_("document"))
+    def document(self, obj):
+        if obj.type == LicenseType.PERMIT:
+            return obj.get_permit_type_display()
+        return obj.business_name or obj.owner_name
+
+    @admin.display(description=_("number"))
+    def number(self, obj):
+        return obj.document_number()
+
+    @admin.display(description=_("status"), ordering="status")
+    def status_column(self, obj):
+        parts = [review_badge(obj.status)]
+        if obj.sync_status != SyncStatus.SYNCED or not obj.status:
+            label = _("Sending to the hub") if obj.sync_status == SyncStatus.PENDING else None
+            parts.append(sync_badge(obj.sync_status, label))
+        if obj.sync_status == SyncStatus.FAILED and obj.sync_error:
+            parts.append(format_html('<span class="sync-error">{}</span>', obj.sync_error))
+        return format_html_join(" ", "{}", ((part,) for part in parts if part))
+
+    # --- Permissions: requests are uploaded, never edited ----------------------------------------
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        # Superusers only (cleaning up); the hub has no deletion, so managers do not delete either.
+        return request.user.is_active and request.user.is_superuser
+
+    def delete_model(self, request, obj):
+        services.license_request_delete(license_request=obj)
+
+    def delete_queryset(self, request, queryset):
+        for obj in queryset:
+            services.license_request_delete(license_request=obj)
+
+    # --- The upload form ----------------------------------------------------------------------------
+
+    def _resubmit_source(self, request):
+        """The request a resubmission starts from (?resubmit=<pk>), if the user may see it and it may be
+        resubmitted."""
+        pk = request.GET.get("resubmit", "")
+        if not pk.isdigit():
+            return None
+        source = self.get_queryset(request).filter(pk=pk).first()
+        if source is None or not selectors.license_request_can_resubmit(source, source.sync_status):
+            return None
+        return source
+
+    def _license_type(self, request):
+        source = self._resubmit_source(request)
+        if source is not None:
+            return LicenseType(source.type)
+        value = request.GET.get("type")
+        return LicenseType(value) if value in LicenseType.values else None
+
+    def add_view(self, request, form_url="", extra_context=None):
+        if self._license_type(request) is None:
+            if not self.has_add_permission(request):
+                raise PermissionDenied
+            context = {
+                **self.admin_site.each_context(request),
+                "opts": self.opts,
+                "title": _("Upload a license"),
+                "types": [
+                    (value, label, f"{reverse('admin:licenses_licenserequest_add')}?type={value}")
+                    for value, label in LicenseType.choices
+                ],
+            }
+            return TemplateResponse(request, "admin/licenses/licenserequest/choose_type.html", context)
+        source = self._resubmit_source(request)
+        if source is not None:
+            title = _("Resubmit: %(request)s") % {"request": source}
+        else:
+            title = _("Upload: %(license)s") % {"license": self._license_type(request).label}
+        extra_context = {
+            "title": title,
+            "show_save_and_continue": False,
+            "show_save_and_add_another": False,
+            **(extra_context or {}),
+        }
+        return super().add_view(request, form_url, extra_context)
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        formfield = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "property" and formfield is not None:
+            # Choosing a property here, not editing one: no add, change or view buttons beside it.
+            widget = formfield.widget
+            widget.can_add_related = widget.can_change_related = widget.can_view_related = False
+            widget.can_delete_related = False
+        return formfield
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        if obj is None:
+            form = FORMS[self._license_type(request)]
+            source = self._resubmit_source(request)
+            if source is not None:
+                form = type(form.__name__, (form,), {"resubmit_source": source})
+            kwargs["form"] = form
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_changeform_initial_data(self, request):
+        source = self._resubmit_source(request)
+        if source is not None:
+            names = FORMS[LicenseType(source.type)].document_field_names
+            return {"property": source.property_id, **{name: getattr(source, name) for name in names}}
+        managed = self.scoped_properties(request)
+        if managed.count() == 1:
+            return {"property": managed.get().pk}
+        return {}
+
+    def get_fieldsets(self, request, obj=None):
+        if obj is not None:
+            return self._detail_fieldsets(obj)
+        file_fields = ["file", "reuse_file", "comment"] if self._resubmit_source(request) else ["file", "comment"]
+        if self._license_type(request) == LicenseType.PERMIT:
+            document = [(_("Permit"), {"fields": list(PERMIT_FIELDS)})]
+        else:
+            document = [
+                (
+                    _("Business registration"),
+                    {"fields": ["business_type", "business_number", "owner_name", "open_date"]},
+                ),
+                (
+                    _("Corporation"),
+                    {
+                        "fields": list(CORPORATION_FIELDS),
+                        "description": _("Required for a corporation, optional for a sole proprietor."),
+                    },
+                ),
+            ]
+        return [(None, {"fields": ["property"]}), *document, (_("File"), {"fields": file_fields})]
+
+    def _detail_fieldsets(self, obj):
+        if obj.type == LicenseType.PERMIT:
+            document = list(PERMIT_FIELDS)
+        else:
+            document = ["business_type", "masked_business_number", "owner_name", "open_date", *CORPORATION_FIELDS]
+        return [
+            (None, {"fields": ["property", "type", "review", "hub_sync", "related_requests"]}),
+            (_("Document"), {"fields": document}),
+            (_("File"), {"fields": ["file_link", "comment"]}),
+            (_("Review history"), {"fields": ["timeline"]}),
+            (_("Upload"), {"fields": ["created_by", "created_at", "refreshed_at"]}),
+        ]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return []
+        return [name for _title, options in self._detail_fieldsets(obj) for name in options["fields"]]
+
+    def save_model(self, request, obj, form, change):
+        created = services.license_request_submit(
+            property=form.cleaned_data["property"],
+            type=form.license_type,
+            fields=form.document_fields(),
+            file=form.new_file(),
+            user=request.user,
+            resubmission_of=form.resubmit_source,
+        )
+        obj.pk = created.pk
+
+    def response_add(self, request, obj, post_url_continue=None):
+        self.message_user(
+            request,
+            _("The license is stored and is being sent to the hub; its review status appears here."),
+            messages.INFO,
+        )
+        return super().response_add(request, obj, post_url_continue)
+
+    # --- The detail page ------------------------------------------------------------------------
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        obj = self.get_object(request, unquote(object_id))
+        extra_context = {**(extra_context or {})}
+        if obj is not None and self.has_view_permission(request, obj):
+            state = selectors.license_request_sync_state(obj)
+            if self.has_add_permission(request) and selectors.license_request_can_resubmit(
+                obj, state.status if state else None
+            ):
+                extra_context["resubmit_url"] = f"{reverse('admin:licenses_licenserequest_add')}?resubmit={obj.pk}"
+            if obj.hub_id:
+                extra_context["refresh_url"] = reverse("admin:licenses_licenserequest_refresh", args=[obj.pk])
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    @admin.display(description=_("business registration number"))
+    def masked_business_number(self, obj):
+        return obj.masked_number()
+
+    @admin.display(description=_("review"))
+    def review(self, obj):
+        if not obj.hub_id:
+            return _("Not at the hub yet.")
+        return format_html(
+            '{} <span class="sync-meta">{} {}</span>{}',
+            review_badge(obj.status),
+            _("request"),
+            f"#{obj.hub_id}",
+            format_html('<div class="license-reason">{}</div>', self._reason(obj, obj.reason)) if obj.reason else "",
+        )
+
+    def _reason(self, obj, reason):
+        """The hub's reason; "Superseded by request N" links to request N when it was submitted here."""
+        newer = selectors.license_request_superseding(obj, reason)
+        if newer is None:
+            return reason
+        return format_html(
+            '{} <a href="{}" class="license-newer">{}</a>',
+            reason,
+            reverse("admin:licenses_licenserequest_change", args=[newer.pk]),
+            _("Open the newer request"),
+        )
+
+    @admin.display(description=_("hub sync"))
+    def hub_sync(self, obj):
+        state = selectors.license_request_sync_state(obj)
+        if state is None:
+            return sync_badge(None)
+        log_url = reverse("admin:integration_syncattempt_changelist") + f"?state__id__exact={state.pk}"
+        return format_html(
+            '{} <span class="sync-meta">{}: {}</span>{}<br><a href="{}">{}</a>',
+            sync_badge(state.status),
+            _("last synced"),
+            _when(state.last_synced_at),
+            format_html('<div class="sync-error">{}</div>', state.last_error) if state.last_error else "",
+            log_url,
+            _("Sync log"),
+        )
+
+    @admin.display(description=_("related requests"))
+    def related_requests(self, obj):
+        links = []
+        if obj.resubmission_of_id:
+            links.append((_("Resubmission of"), obj.resubmission_of))
+        links.extend((_("Resubmitted as"), newer) for newer in obj.resubmissions.all())
+        if not links:
+            return "—"
+        return format_html_join(
+            format_html("<br>"),
+            '{}: <a href="{}">{}</a>',
+            (
+                (label, reverse("admin:licenses_licenserequest_change", args=[other.pk]), other)
+                for label, other in links
+            ),
+        )
+
+    @admin.display(description=_("file"))
+    def file_link(self, obj):
+        if not obj.file:
+            return "—"
+        return format_html(
+            '<a href="{}" class="license-file">{}</a> <span class="sync-meta">{}, {}</span>',
+            reverse("admin:licenses_licenserequest_file", args=[obj.pk]),
+            obj.file_name or _("download"),
+            obj.get_file_format_display(),
+            filesizeformat(obj.file_size),
+        )
+
+    @admin.display(description=_("review history"))
+    def timeline(self, obj):
+        """The hub's history, newest first, ending with the submission."""
+        if not obj.hub_id:
+            return _("Not at the hub yet.")
+        events = [
+            (
+                entry.get("status") or "",
+                review_badge(entry.get("status")),
+                entry.get("created_at") or "",
+                _when(entry.get("created_at")),
+                format_html('<div class="license-reason">{}</div>', self._reason(obj, entry["reason"]))
+                if entry.get("reason")
+                else "",
+            )
+            for entry in obj.history
+        ]
+        submitted_at = obj.hub_created_at.isoformat() if obj.hub_created_at else ""
+        events.append(("submitted", _("Submitted"), submitted_at, _when(obj.hub_created_at), ""))
+        return format_html(
+            '<ol class="license-timeline">{}</ol>',
+            format_html_join(
+                "",
+                '<li class="license-event license-event-{}">{} <time datetime="{}">{}</time>{}</li>',
+                events,
+            ),
+        )
+
+    # --- File download and refresh ----------------------------------------------------------------
+
+    def get_urls(self):
+        return [
+            path(
+                "<path:object_id>/file/",
+                self.admin_site.admin_view(self.file_view),
+                name="licenses_licenserequest_file",
+            ),
+            path(
+                "<path:object_id>/refresh/",
+                self.admin_site.admin_view(self.refresh_view),
+                name="licenses_licenserequest_refresh",
+            ),
+            *super().get_urls(),
+        ]
+
+    def _viewable(self, request, object_id):
+        # get_object is scoped to the properties the user manages: anything else is a 404.
+        obj = self.get_object(request, unquote(object_id))
+        if not self.has_view_permission(request, obj):
+            raise Http404("No such license request among your properties.")
+        return obj
+
+    def file_view(self, request, object_id):
+        """The request's file, as a download, for the property's managers only."""
+        obj = self._viewable(request, object_id)
+        if not obj.file:
+            raise Http404("This request has no file.")
+        try:
+            handle = obj.file.open("rb")
+        except FileNotFoundError:
+            raise Http404("The file is missing from storage.") from None
+        response = FileResponse(
+            handle,
+            as_attachment=True,
+            filename=obj.file_name or f"license-{obj.pk}.{obj.file_format}",
+            content_type=MEDIA_TYPES.get(obj.file_format, "application/octet-stream"),
+        )
+        response["Cache-Control"] = "private, no-store"
+        return response
+
+    def refresh_view(self, request, object_id):
+        """POST: queue a read of the hub's review of this request's property."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        obj = self._viewable(request, object_id)
+        services.license_requests_queue_refresh(property_ids=[obj.property_id])
+        self.message_user(request, _("Reading the review from the hub; reload this page in a moment."))
+        return redirect("admin:licenses_licenserequest_change", obj.pk)
+
+    # --- Actions ----------------------------------------------------------------------------------
+
+    @admin.action(description=_("Refresh the review from the hub"), permissions=["view"])
+    def refresh_from_hub(self, request, queryset):
+        property_ids = queryset.filter(hub_id__isnull=False).values_list("property_id", flat=True)
+        count = services.license_requests_queue_refresh(property_ids=list(property_ids))
+        if count:
+            self.message_user(request, _("Reading the review from the hub; reload this page in a moment."))
+        else:
+            self.message_user(request, _("None of these requests is at the hub yet."), messages.WARNING)
+
+    @admin.action(description=_("Retry failed submissions"), permissions=["view"])
+    def retry_failed(self, request, queryset):
+        queued = services.license_requests_retry(license_requests=list(queryset))
+        self.message_user(
+            request,
+            ngettext("%(count)d request queued for the hub.", "%(count)d requests queued for the hub.", queued)
+            % {"count": queued},
+            messages.SUCCESS if queued else messages.WARNING,
+        )

@@ -1,0 +1,215 @@
+"""Writes of the licenses app, one function per use case.
+
+Submitting stores the request and its file and marks it for the hub in the same transaction; the sync
+engine delivers it (licenses.sync). Refreshing reads the hub's list and details first and then writes,
+so that no transaction is held across a network call.
+"""
+
+import logging
+
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from integration.hub import endpoints
+from integration.hub.client import HubError, get_hub_client
+from integration.models import Property, ResourceKind, SyncState
+from integration.sync.outbox import sync_mark_changed, sync_request
+
+from . import selectors
+from .files import license_file_check
+from .models import BUSINESS_FIELDS, PERMIT_FIELDS, LicenseRequest
+from .payloads import parse_detail, parse_result
+
+logger = logging.getLogger(__name__)
+
+#: Requests asked per page of the hub's list (OURS: the hub's paged lists allow up to 1000).
+LIST_PAGE_SIZE = 100
+
+
+class LicenseAnswerInvalid(HubError):
+    """The hub answered 2xx with something that is not the spec's license list or detail."""
+
+
+# --- Submitting ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def license_request_submit(*, property, type, fields, file=None, user=None, resubmission_of=None):
+    """Store a manager's license request for property and queue its submission to the hub.
+
+    fields: the document fields of the type (PERMIT_FIELDS or BUSINESS_FIELDS, plus "comment").
+    file: the uploaded file; None reuses the file of resubmission_of, the rejected request this one
+    follows. Raises ValidationError (field name -> errors) when anything breaks a rule of the spec;
+    then nothing is stored and nothing is sent.
+    """
+    allowed = {*PERMIT_FIELDS, *BUSINESS_FIELDS, "comment"}
+    unknown = set(fields) - allowed
+    if unknown:
+        raise ValueError(f"not fields of a license request: {', '.join(sorted(unknown))}")
+    request = LicenseRequest(property=property, type=type, created_by=user, resubmission_of=resubmission_of, **fields)
+    if file is None:
+        if resubmission_of is None or not resubmission_of.file:
+            raise ValidationError({"file": _("Choose the license file.")})
+        with resubmission_of.file.open("rb") as previous:
+            file = ContentFile(previous.read(), name=resubmission_of.file_name or "license")
+    try:
+        file_format = license_file_check(file)
+    except ValidationError as error:
+        raise ValidationError({"file": error.error_list}) from None
+    request.file = file
+    request.file_name = (getattr(file, "name", "") or "")[-255:].rsplit("/", 1)[-1]
+    request.file_size = file.size
+    request.file_format = file_format
+    request.full_clean()
+    try:
+        with transaction.atomic():
+            request.save()
+            sync_mark_changed(request, kind=ResourceKind.LICENSE)
+    except Exception:
+        # The file was written before the row failed: leave no unreferenced copy behind.
+        if request.file.name:
+            request.file.storage.delete(request.file.name)
+        raise
+    logger.info("license request %s (%s) stored for property %s", request.pk, request.type, property.pk)
+    return request
+
+
+@transaction.atomic
+def license_request_record_submission(*, license_request_id, answer):
+    """The hub accepted a submission: keep its id, status, reason and times (the submission result)."""
+    fields = parse_result(answer)
+    if "hub_id" not in fields:
+        logger.warning("the hub accepted license request %s without an id in its answer", license_request_id)
+    if fields:
+        LicenseRequest.objects.filter(pk=license_request_id).update(**fields, updated_at=timezone.now())
+
+
+@transaction.atomic
+def license_request_delete(*, license_request):
+    """Remove a request, its outbox row and its stored file (superusers cleaning up; the hub keeps its copy)."""
+    SyncState.objects.filter(kind=ResourceKind.LICENSE, object_id=license_request.pk).delete()
+    name = license_request.file.name
+    storage = license_request.file.storage
+    license_request.delete()
+    if name:
+        transaction.on_commit(lambda: storage.delete(name))
+
+
+def license_requests_retry(*, license_requests):
+    """Send again requests whose submission failed (the hub refused it, or gave up after retries), as
+    they are; returns how many were queued."""
+    states = SyncState.objects.filter(
+        kind=ResourceKind.LICENSE, object_id__in=[request.pk for request in license_requests]
+    )
+    return sync_request(list(states), retry_failed=True)
+
+
+# --- Reading the review back --------------------------------------------------------------------
+
+
+def _list_all(client, prop):
+    """Every request the hub lists for the property, newest first (all pages)."""
+    items, offset = [], 0
+    while True:
+        page = client.call(
+            endpoints.LICENSE_LIST,
+            path_params={"pid": prop.vendor_id},
+            query={"offset": offset, "limit": LIST_PAGE_SIZE},
+        ).data
+        if not isinstance(page, dict) or not isinstance(page.get("licenses"), list):
+            raise LicenseAnswerInvalid("The hub's license list is not in the expected shape.")
+        items.extend(item for item in page["licenses"] if isinstance(item, dict))
+        offset += len(page["licenses"])
+        count = page.get("count")
+        if not page["licenses"] or not isinstance(count, int) or offset >= count:
+            return items
+
+
+def _read_detail(client, prop, hub_id):
+    detail = client.call(endpoints.LICENSE_READ, path_params={"pid": prop.vendor_id, "license_id": hub_id}).data
+    if not isinstance(detail, dict) or detail.get("id") != hub_id:
+        raise LicenseAnswerInvalid(f"The hub's detail of license request {hub_id} is not in the expected shape.")
+    return detail
+
+
+def _needs_detail(request, item):
+    fields = parse_result(item)
+    return (
+        request.refreshed_at is None
+        or fields.get("status", "") != request.status
+        or fields.get("reason", "") != request.reason
+        or fields.get("hub_updated_at") != request.hub_updated_at
+    )
+
+
+def license_requests_refresh(*, property, client=None):
+    """Read the hub's list of the property's requests, and the detail (history, masked number) of each
+    one that changed since the last read; store what the hub says. Returns how many requests were
+    updated. Raises HubError when the hub cannot be read; then nothing is stored."""
+    client = client or get_hub_client()
+    ours = {
+        request.hub_id: request for request in LicenseRequest.objects.filter(property=property, hub_id__isnull=False)
+    }
+    items = [item for item in _list_all(client, property) if item.get("id") in ours]
+    details = {
+        item["id"]: _read_detail(client, property, item["id"])
+        for item in items
+        if _needs_detail(ours[item["id"]], item)
+    }
+    now = timezone.now()
+    with transaction.atomic():
+        for hub_id, detail in details.items():
+            _store(ours[hub_id], parse_detail(detail), now)
+        for item in items:
+            if item["id"] not in details:
+                LicenseRequest.objects.filter(pk=ours[item["id"]].pk).update(refreshed_at=now)
+    return len(details)
+
+
+def license_request_refresh(*, license_request, client=None):
+    """Read one request's detail from the hub and store it (status, reason, history, masked number)."""
+    client = client or get_hub_client()
+    detail = _read_detail(client, license_request.property, license_request.hub_id)
+    with transaction.atomic():
+        _store(license_request, parse_detail(detail), timezone.now())
+    return license_request
+
+
+def _store(request, fields, now):
+    fields.pop("hub_id", None)
+    for name, value in fields.items():
+        setattr(request, name, value)
+    request.refreshed_at = now
+    request.save(update_fields=[*fields, "refreshed_at", "updated_at"])
+
+
+def license_requests_refresh_open(*, client=None):
+    """Refresh every property with a request under review (or never read back); a property the hub cannot
+    answer for is logged and left for the next run. Returns how many requests were updated."""
+    client = client or get_hub_client()
+    updated = 0
+    for prop in Property.objects.filter(pk__in=selectors.license_property_ids_to_refresh()):
+        try:
+            updated += license_requests_refresh(property=prop, client=client)
+        except HubError as error:
+            logger.warning("could not refresh the license requests of property %s: %s", prop.pk, error.message)
+    return updated
+
+
+def license_requests_queue_refresh(*, property_ids):
+    """Queue a refresh of each property's requests from the hub, after the current transaction commits."""
+    from .tasks import license_requests_refresh_task
+
+    def publish(property_id):
+        try:
+            license_requests_refresh_task.delay(property_id)
+        except Exception:  # the broker is down: the periodic refresh reads the hub later anyway
+            logger.warning("could not queue the license refresh of property %s", property_id, exc_info=True)
+
+    property_ids = sorted(set(property_ids))
+    for property_id in property_ids:
+        transaction.on_commit(lambda property_id=property_id: publish(property_id))
+    return len(property_ids)

@@ -1,0 +1,282 @@
+"""The upload forms in the admin: every rule is a field error before anything is stored or sent."""
+
+import datetime
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from django.utils import timezone
+
+from integration.choices import SyncStatus
+from integration.models import ResourceKind, SyncState
+from licenses.choices import PermitType
+from licenses.files import MAX_FILE_BYTES
+from licenses.models import LicenseRequest
+from tests.factories import PropertyFactory, member
+
+from .files import EXE, TRUNCATED_PNG, pdf_bytes, pdf_of_size, png_bytes
+from .test_validators import single_digit_changes
+
+pytestmark = pytest.mark.django_db
+
+ADD_URL = "admin:licenses_licenserequest_add"
+
+
+@pytest.fixture
+def prop(db):
+    return PropertyFactory(vendor_id="hanok-stay")
+
+
+@pytest.fixture
+def manager_client(client, prop):
+    client.force_login(member(prop, "manager"))
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"  # messages are asserted in English
+    return client
+
+
+def upload(content=None, name="license.pdf", content_type="application/pdf"):
+    return SimpleUploadedFile(name, pdf_bytes() if content is None else content, content_type=content_type)
+
+
+def permit_data(prop, **overrides):
+    data = {
+        "property": prop.pk,
+        "permit_type": PermitType.HANOK_EXPERIENCE,
+        "permit_number": "제2024-0001호",
+        "permit_date": "2024-03-01",
+        "comment": "",
+        "file": upload(),
+    }
+    data.update(overrides)
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def business_data(prop, **overrides):
+    data = {
+        "property": prop.pk,
+        "business_type": "corporation",
+        "business_number": "220-81-62517",
+        "owner_name": "김민수",
+        "open_date": "2020-05-04",
+        "business_name": "주식회사 한옥스테이",
+        "business_address": "서울특별시 종로구 계동길 5",
+        "industry": "숙박업",
+        "category": "한옥체험업",
+        "comment": "",
+        "file": upload(),
+    }
+    data.update(overrides)
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def post(client, license_type, data):
+    return client.post(reverse(ADD_URL) + f"?type={license_type}", data)
+
+
+def field_errors(response):
+    assert response.status_code == 200, "the form was accepted"
+    return response.context["adminform"].form.errors
+
+
+def assert_nothing_stored():
+    assert not LicenseRequest.objects.exists()
+    assert not SyncState.objects.filter(kind=ResourceKind.LICENSE).exists()
+
+
+def stop_clock_at(utc_text, monkeypatch):
+    instant = datetime.datetime.fromisoformat(utc_text).replace(tzinfo=datetime.UTC)
+    monkeypatch.setattr(timezone, "now", lambda: instant)
+
+
+# --- Accepted ---------------------------------------------------------------------------------------
+
+
+def test_a_permit_is_stored_privately_and_marked_for_the_hub(manager_client, prop, settings):
+    response = post(manager_client, "permit", permit_data(prop, comment="사업자 변경 전 허가증입니다."))
+
+    assert response.status_code == 302, field_errors(response)
+    request = LicenseRequest.objects.get()
+    assert (request.type, request.permit_type, request.permit_number) == ("permit", "hanok_experience", "제2024-0001호")
+    assert request.permit_date == datetime.date(2024, 3, 1)
+    assert (request.file_name, request.file_format, request.file_size) == ("license.pdf", "pdf", len(pdf_bytes()))
+    with request.file.open("rb") as stored:
+        assert stored.read() == pdf_bytes()
+    # Kept under the private root, under a random name, never under MEDIA_ROOT.
+    path = request.file.path
+    assert path.startswith(str(settings.LICENSE_FILES_ROOT))
+    assert not path.startswith(str(settings.MEDIA_ROOT))
+    assert "license.pdf" not in path
+    state = SyncState.objects.get(kind=ResourceKind.LICENSE, object_id=request.pk)
+    assert state.status == SyncStatus.PENDING
+
+
+def test_a_corporation_with_hyphenated_number_is_stored_as_digits(manager_client, prop):
+    response = post(manager_client, "business", business_data(prop))
+
+    assert response.status_code == 302, field_errors(response)
+    request = LicenseRequest.objects.get()
+    assert request.business_number == "2208162517"
+    assert request.masked_number() == "22081*****"
+
+
+def test_a_sole_proprietor_may_leave_out_name_address_industry_and_category(manager_client, prop):
+    data = business_data(
+        prop, business_type="personal", business_name="", business_address="", industry="", category=""
+    )
+
+    response = post(manager_client, "business", data)
+
+    assert response.status_code == 302, field_errors(response)
+
+
+def test_a_file_of_exactly_10_mib_is_accepted(manager_client, prop):
+    response = post(manager_client, "permit", permit_data(prop, file=upload(pdf_of_size(MAX_FILE_BYTES))))
+
+    assert response.status_code == 302, field_errors(response)
+
+
+def test_any_accepted_format_whatever_its_name(manager_client, prop):
+    response = post(manager_client, "permit", permit_data(prop, file=upload(png_bytes(), name="scan.PDF")))
+
+    assert response.status_code == 302, field_errors(response)
+    assert LicenseRequest.objects.get().file_format == "png"
+
+
+def test_today_in_korea_is_accepted_while_utc_is_still_yesterday(manager_client, prop, monkeypatch):
+    stop_clock_at("2026-11-21T16:00:00", monkeypatch)  # 01:00 on 22 November in Seoul
+
+    response = post(manager_client, "permit", permit_data(prop, permit_date="2026-11-22"))
+
+    assert response.status_code == 302, field_errors(response)
+
+
+# --- Refused: each a field error, nothing stored, nothing sent ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field", "text"),
+    [
+        ({"file": upload(EXE, name="permit.pdf")}, "file", "not a JPEG, PNG, GIF, WebP or PDF"),
+        ({"file": upload(TRUNCATED_PNG, name="permit.png", content_type="image/png")}, "file", "not a JPEG"),
+        ({"file": upload(pdf_of_size(MAX_FILE_BYTES + 1))}, "file", "too large"),
+        ({"file": upload(b"")}, "file", "empty"),
+        ({"file": None}, "file", "Choose the license file"),
+        ({"permit_type": "hotel"}, "permit_type", "valid choice"),
+        ({"permit_type": ""}, "permit_type", "required"),
+        ({"permit_number": ""}, "permit_number", "required"),
+        ({"permit_number": "   "}, "permit_number", "required"),
+        ({"permit_number": "1" * 255}, "permit_number", "254"),
+        ({"permit_date": "2024-02-30"}, "permit_date", "valid date"),
+        ({"comment": "가" * 16001}, "comment", "16000"),
+    ],
+)
+def test_permit_limits_are_field_errors(manager_client, prop, overrides, field, text):
+    errors = field_errors(post(manager_client, "permit", permit_data(prop, **overrides)))
+
+    assert text in " ".join(errors[field]), errors
+    assert len(errors[field]) == 1, errors  # said once, whether the form or the model found it
+    assert_nothing_stored()
+
+
+def test_a_date_tomorrow_in_korea_is_refused_although_utc_is_a_day_behind(manager_client, prop, monkeypatch):
+    # 01:00 on 22 November in Seoul, 16:00 on 21 November in UTC: the 23rd is tomorrow in Korea.
+    stop_clock_at("2026-11-21T16:00:00", monkeypatch)
+
+    errors = field_errors(post(manager_client, "permit", permit_data(prop, permit_date="2026-11-23")))
+
+    assert "in the future" in errors["permit_date"][0]
+    assert "2026-11-22" in errors["permit_date"][0]
+    assert_nothing_stored()
+
+
+def test_a_date_tomorrow_in_korea_is_refused_while_it_is_still_today_in_utc(manager_client, prop, monkeypatch):
+    # 23:30 UTC on 21 November is 08:30 on 22 November in Seoul; the 23rd is tomorrow there, the 22nd
+    # already today there though still tomorrow in UTC.
+    stop_clock_at("2026-11-21T23:30:00", monkeypatch)
+
+    errors = field_errors(post(manager_client, "business", business_data(prop, open_date="2026-11-23")))
+    assert "in the future" in errors["open_date"][0]
+
+    response = post(manager_client, "business", business_data(prop, open_date="2026-11-22"))
+    assert response.status_code == 302, field_errors(response)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field", "text"),
+    [
+        ({"business_number": "220-81-62518"}, "business_number", "check digit"),
+        ({"business_number": "22081625"}, "business_number", "10 digits"),
+        ({"business_number": "220.81.62517"}, "business_number", "10 digits"),
+        ({"business_number": ""}, "business_number", "required"),
+        ({"business_name": ""}, "business_name", "Required for a corporation"),
+        ({"business_address": ""}, "business_address", "Required for a corporation"),
+        ({"industry": ""}, "industry", "Required for a corporation"),
+        ({"category": ""}, "category", "Required for a corporation"),
+        ({"business_type": "partnership"}, "business_type", "valid choice"),
+        ({"owner_name": ""}, "owner_name", "required"),
+        ({"owner_name": "가" * 129}, "owner_name", "128"),
+        ({"business_name": "가" * 255}, "business_name", "254"),
+        ({"business_address": "가" * 255}, "business_address", "254"),
+        ({"industry": "가" * 65}, "industry", "64"),
+        ({"category": "가" * 65}, "category", "64"),
+        ({"open_date": ""}, "open_date", "required"),
+        ({"file": upload(EXE, name="registration.jpg", content_type="image/jpeg")}, "file", "not a JPEG"),
+    ],
+)
+def test_business_limits_are_field_errors(manager_client, prop, overrides, field, text):
+    errors = field_errors(post(manager_client, "business", business_data(prop, **overrides)))
+
+    assert text in " ".join(errors[field]), errors
+    assert len(errors[field]) == 1, errors
+    assert_nothing_stored()
+
+
+def test_a_corporation_without_its_name_names_each_missing_field(manager_client, prop):
+    data = business_data(prop, business_name="", business_address="", industry="", category="")
+
+    errors = field_errors(post(manager_client, "business", data))
+
+    assert set(errors) == {"business_name", "business_address", "industry", "category"}
+    assert_nothing_stored()
+
+
+def test_each_single_digit_change_of_a_real_number_is_refused_by_the_form(manager_client, prop):
+    form_class = None
+    for changed in single_digit_changes("2208162517"):
+        hyphenated = f"{changed[:3]}-{changed[3:5]}-{changed[5:]}"
+        response = post(manager_client, "business", business_data(prop, business_number=hyphenated))
+        errors = field_errors(response)
+        assert list(errors) == ["business_number"], (changed, errors)
+        assert "check digit" in errors["business_number"][0]
+        form_class = type(response.context["adminform"].form)
+    assert form_class is not None
+    assert_nothing_stored()
+
+
+def test_an_empty_business_form_says_each_thing_once(manager_client, prop):
+    errors = field_errors(post(manager_client, "business", {"property": prop.pk}))
+
+    assert {name: len(messages) for name, messages in errors.items()} == {
+        "business_type": 1,
+        "business_number": 1,
+        "owner_name": 1,
+        "open_date": 1,
+        "file": 1,
+    }
+
+
+def test_the_choice_of_type_comes_first(manager_client):
+    response = manager_client.get(reverse(ADD_URL))
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "?type=permit" in page
+    assert "?type=business" in page
+
+
+def test_the_permit_form_lists_the_22_permit_types(manager_client, prop):
+    response = manager_client.get(reverse(ADD_URL) + "?type=permit")
+
+    choices = [value for value, _label in response.context["adminform"].form.fields["permit_type"].choices if value]
+    assert len(choices) == 22
+    assert response.context["adminform"].form.initial["property"] == prop.pk
