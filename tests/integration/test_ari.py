@@ -9,12 +9,16 @@ from django.db import IntegrityError, transaction
 from integration.ari import (
     AriEdit,
     DateRange,
+    NoRoomsAvailable,
     Operation,
     ari_edit_apply,
     ari_edit_plan,
     ari_edit_validate,
     ari_window,
     clamp_ranges,
+    inventory_hold,
+    inventory_release,
+    inventory_take,
     korea_today,
     merge_ranges,
     ranges_of,
@@ -315,3 +319,75 @@ def test_an_absurd_price_is_refused(content):
             ranges=(DateRange(day(1), day(1)),), operation=Operation.SET, value=2_000_000_000, rate_plans=(standalone,)
         )
     )
+
+
+def test_a_hold_takes_every_night_or_none_and_queues_the_availability_push(content):
+    room_type, _standalone, _package = content
+    apply(ranges=(DateRange(day(1), day(3)),), operation=Operation.SET_AVAILABILITY, value=1, room_types=(room_type,))
+    inventory_hold(room_type=room_type, dates=[day(2)])
+    AriDirtyRange.objects.all().delete()
+
+    with pytest.raises(NoRoomsAvailable) as refused:
+        inventory_hold(room_type=room_type, dates=[day(1), day(2), day(3)])
+
+    assert refused.value.date == day(2)
+    assert list(RoomTypeDay.objects.order_by("date").values_list("held", "available")) == [(0, 1), (1, 0), (0, 1)]
+    assert not AriDirtyRange.objects.exists()
+
+    inventory_hold(room_type=room_type, dates=[day(1)])
+    assert AriDirtyRange.objects.filter(state__kind="ari_avails", date_from=day(1), date_to=day(1)).exists()
+
+
+def test_take_and_release_keep_the_counts_whole(content):
+    room_type, _standalone, _package = content
+    apply(ranges=(DateRange(day(1), day(2)),), operation=Operation.SET_AVAILABILITY, value=3, room_types=(room_type,))
+    nights = [day(1), day(2)]
+
+    inventory_hold(room_type=room_type, dates=nights)
+    inventory_take(room_type=room_type, dates=nights)
+    inventory_hold(room_type=room_type, dates=nights)
+    inventory_release(room_type=room_type, dates=nights)
+    inventory_release(room_type=room_type, dates=nights, taken=True)
+
+    assert set(RoomTypeDay.objects.values_list("allotment", "held", "taken", "available")) == {(3, 0, 0, 3)}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_overlapping_stays_and_cancels_never_oversell():
+    """Forty guests try overlapping one- to three-night stays on four rooms at once while others cancel:
+    no night goes below zero, and on every night held + taken + available = allotment."""
+    import random
+    import threading
+
+    from django.db import connection
+
+    room_type, *_ = hub_content(PropertyFactory())
+    apply(ranges=(DateRange(day(1), day(6)),), operation=Operation.SET_AVAILABILITY, value=4, room_types=(room_type,))
+    rng = random.Random(4)
+    stays = [[day(start + n) for n in range(rng.randint(1, 3))] for start in (rng.randint(1, 4) for _ in range(40))]
+    barrier = threading.Barrier(len(stays))
+    held = []
+
+    def guest(nights, cancel):
+        try:
+            barrier.wait()
+            inventory_hold(room_type=room_type, dates=nights)
+            held.append(nights)
+            if cancel:
+                inventory_release(room_type=room_type, dates=nights)
+        except NoRoomsAvailable:
+            pass
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=guest, args=(nights, n % 3 == 0)) for n, nights in enumerate(stays)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert held, "some guests got rooms"
+    for row in RoomTypeDay.objects.filter(room_type=room_type):
+        assert row.available >= 0
+        assert row.held + row.taken + row.available == row.allotment == 4
