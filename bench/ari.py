@@ -50,6 +50,7 @@ def report(figures):
         f"  time to drain                              {bulk['push_seconds']:>10.2f} s"
         f"   ({bulk['push_ms_per_request']} ms/request; floor {bulk['floor_ms_per_request']} ms;"
         f" {bulk['vs_floor']}x the floor)",
+        f"  of which reading the days and building the rate bodies {bulk['build_seconds_rates']:>6.2f} s",
         "",
         "(b) calendar grid, one month",
         f"  {'':28}{'room types':>11}{'rate plans':>11}{'queries':>9}{'render ms':>11}",

@@ -85,6 +85,12 @@ def bulk_edit():
 
     pushed = measure(lambda: dict(sync_pending().counts))
 
+    # Our own share of the push: reading the days and building the bodies, without sending them.
+    started = time.perf_counter()
+    for plan in plans:
+        build_ari_bodies("rates", *rate_plan_push_values(plan, list(year)))
+    build_seconds = time.perf_counter() - started
+
     # The same values with one entry per day (no runs): what a day-by-day sender would put on the wire.
     per_day_bytes = 0
     for plan in plans:
@@ -126,6 +132,7 @@ def bulk_edit():
         "rate_bytes_one_entry_per_day": per_day_bytes,
         "bytes_ratio": round(per_day_bytes / max(1, ours_rate_bytes), 1),
         "push_seconds": pushed["seconds"],
+        "build_seconds_rates": round(build_seconds, 3),
         "push_ms_per_request": pushed["ms_per_request"],
         "floor_ms_per_request": floor["ms_per_request"],
         "vs_floor": round(pushed["ms_per_request"] / floor["ms_per_request"], 2),
@@ -139,7 +146,7 @@ def grid_page(url_for):
     from django.contrib.auth import get_user_model
 
     admin = get_user_model().objects.create_superuser("bench-admin", "", "bench-password-1")
-    client = Client()
+    client = Client(HTTP_HOST="localhost")
     client.force_login(admin)
     figures = {}
     for label, rooms, models in (("small", 1, 1), ("large", 10, 3)):
@@ -158,6 +165,8 @@ def grid_page(url_for):
                 started = time.perf_counter()
                 response = client.get(url_for(prop))
                 timings.append(time.perf_counter() - started)
+        if response.status_code != 200:
+            raise RuntimeError(f"the grid answered {response.status_code}")
         figures[label] = {
             "room_types": rooms,
             "rate_plans": rooms * models,

@@ -15,6 +15,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -356,7 +357,7 @@ class LicenseRequestAdmin(PropertyScopedAdmin):
         if not links:
             return "—"
         return format_html_join(
-            format_html("<br>"),
+            mark_safe("<br>"),
             '{}: <a href="{}">{}</a>',
             (
                 (label, reverse("admin:licenses_licenserequest_change", args=[other.pk]), other)
