@@ -27,7 +27,6 @@ The file, UTF-8, one cell per line, header first::
 
 import csv
 import datetime
-import io
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -49,6 +48,7 @@ from .ari import (
 )
 from .ari_grid import ari_channel_clear, ari_channel_clear_plan, standalone_rates
 from .choices import RatePlanType
+from .csv_files import csv_records
 from .models import ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomType, RoomTypeDay, SalesChannel
 
 ARI_CSV_COLUMNS = ("kind", "room_type", "rate_plan", "channel", "date", "value", "business_day")
@@ -224,54 +224,8 @@ def ari_csv_read(content):
     Raises ValidationError when the file as a whole is unusable: not UTF-8 text, not CSV, too large, a
     wrong header, or no rows.
     """
-    if isinstance(content, bytes):
-        if len(content) > ARI_CSV_MAX_BYTES:
-            raise ValidationError(
-                _("The file is larger than %(size)s KB; split it into smaller files.")
-                % {"size": ARI_CSV_MAX_BYTES // 1024},
-                code="too_large",
-            )
-        try:
-            content = content.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ValidationError(
-                _("The file is not UTF-8 text. In Excel, save it as “CSV UTF-8 (comma delimited)”."),
-                code="encoding",
-            ) from None
-    content = content.removeprefix("\ufeff")
-    if "\x00" in content:
-        raise ValidationError(_("This is not a CSV file."), code="not_csv")
-    reader = csv.reader(io.StringIO(content, newline=""))
-    try:
-        header = [column.strip().lower() for column in next(reader, [])]
-        named = {column for column in header if column}
-        if not set(_REQUIRED_COLUMNS) <= named or not named <= set(ARI_CSV_COLUMNS):
-            raise ValidationError(
-                _("The first line must be the header %(header)s.") % {"header": ",".join(ARI_CSV_COLUMNS)},
-                code="header",
-            )
-        rows = []
-        for values in reader:
-            if not any(value.strip() for value in values):
-                continue  # blank lines, and lines of empty cells that spreadsheets leave at the end
-            cells = dict(zip(header, (value.strip() for value in values), strict=False))
-            cells.pop("", None)
-            rows.append(
-                AriCsvRow(
-                    line=reader.line_num,
-                    **{column: cells.get(column, "") for column in ARI_CSV_COLUMNS},
-                    extra=[value for value in values[len(header) :] if value.strip()],
-                )
-            )
-    except csv.Error as error:
-        raise ValidationError(
-            _("This is not a readable CSV file (line %(line)s: %(error)s).")
-            % {"line": reader.line_num, "error": error},
-            code="not_csv",
-        ) from None
-    if not rows:
-        raise ValidationError(_("The file has a header but no rows."), code="empty")
-    return rows
+    records = csv_records(content, columns=ARI_CSV_COLUMNS, required=_REQUIRED_COLUMNS, max_bytes=ARI_CSV_MAX_BYTES)
+    return [AriCsvRow(line=record.line, **record.cells, extra=record.extra) for record in records]
 
 
 # --- Planning and applying --------------------------------------------------------------------

@@ -2,8 +2,6 @@
 and importing the vendor's code mapping table (the spec's start-up order: fetch the catalog, then map).
 """
 
-import csv
-import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -15,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from .choices import CatalogGroup
+from .csv_files import csv_records
 from .hub.client import HubError, get_hub_client
 from .hub.endpoints import CATALOG, CATALOG_LOCALE_PARAM
 from .models import CatalogSnapshot, CodeMapping, Property, RoomType
@@ -379,56 +378,8 @@ def code_mappings_read_csv(content):
     Raises ValidationError when the file as a whole is unusable: not UTF-8 text, not CSV, too large,
     a wrong header, or no rows.
     """
-    if isinstance(content, bytes):
-        if len(content) > MAPPING_MAX_BYTES:
-            raise ValidationError(
-                _("The file is larger than %(size)s KB; split it into smaller files.")
-                % {"size": MAPPING_MAX_BYTES // 1024},
-                code="too_large",
-            )
-        try:
-            content = content.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ValidationError(
-                _("The file is not UTF-8 text. In Excel, save it as “CSV UTF-8 (comma delimited)”."),
-                code="encoding",
-            ) from None
-    content = content.removeprefix("\ufeff")
-    if "\x00" in content:
-        raise ValidationError(_("This is not a CSV file."), code="not_csv")
-    reader = csv.reader(io.StringIO(content, newline=""))
-    try:
-        header = [column.strip().lower() for column in next(reader, [])]
-        named = {column for column in header if column}  # spreadsheets may add empty columns at the end
-        if not set(_REQUIRED_COLUMNS) <= named or not named <= set(MAPPING_COLUMNS):
-            raise ValidationError(
-                _("The first line must be the header %(header)s.") % {"header": ",".join(MAPPING_COLUMNS)},
-                code="header",
-            )
-        rows = []
-        for values in reader:
-            if not any(value.strip() for value in values):
-                continue  # blank lines, and lines of empty cells that spreadsheets leave at the end
-            cells = dict(zip(header, (value.strip() for value in values), strict=False))
-            rows.append(
-                MappingImportRow(
-                    line=reader.line_num,
-                    group=cells.get("group", ""),
-                    vendor_code=cells.get("vendor_code", ""),
-                    hub_code=cells.get("hub_code", ""),
-                    note=cells.get("note", ""),
-                    extra=[value for value in values[len(header) :] if value.strip()],
-                )
-            )
-    except csv.Error as error:
-        raise ValidationError(
-            _("This is not a readable CSV file (line %(line)s: %(error)s).")
-            % {"line": reader.line_num, "error": error},
-            code="not_csv",
-        ) from None
-    if not rows:
-        raise ValidationError(_("The file has a header but no rows."), code="empty")
-    return rows
+    records = csv_records(content, columns=MAPPING_COLUMNS, required=_REQUIRED_COLUMNS, max_bytes=MAPPING_MAX_BYTES)
+    return [MappingImportRow(line=record.line, **record.cells, extra=record.extra) for record in records]
 
 
 def _max_length(name):

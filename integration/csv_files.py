@@ -1,0 +1,71 @@
+"""Reading the CSV files staff upload (code mappings, rates and availability): one set of rules for
+what makes a file unusable as a whole, whatever its rows mean."""
+
+import csv
+import io
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+
+@dataclass(frozen=True)
+class CsvRecord:
+    """One non-blank line: its number, its cells by column (stripped; "" when missing), and any values
+    beyond the header's columns."""
+
+    line: int
+    cells: dict
+    extra: list
+
+
+def csv_records(content, *, columns, required, max_bytes):
+    """The records of a UTF-8 CSV file (bytes or text) whose header names columns (in any order; the
+    required ones at least). Raises ValidationError when the file as a whole is unusable: too large, not
+    UTF-8 text, not CSV, a wrong header, or no rows."""
+    if isinstance(content, bytes):
+        if len(content) > max_bytes:
+            raise ValidationError(
+                _("The file is larger than %(size)s KB; split it into smaller files.") % {"size": max_bytes // 1024},
+                code="too_large",
+            )
+        try:
+            content = content.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValidationError(
+                _("The file is not UTF-8 text. In Excel, save it as “CSV UTF-8 (comma delimited)”."),
+                code="encoding",
+            ) from None
+    content = content.removeprefix("\ufeff")
+    if "\x00" in content:
+        raise ValidationError(_("This is not a CSV file."), code="not_csv")
+    reader = csv.reader(io.StringIO(content, newline=""))
+    try:
+        header = [column.strip().lower() for column in next(reader, [])]
+        named = {column for column in header if column}  # spreadsheets may add empty columns at the end
+        if not set(required) <= named or not named <= set(columns):
+            raise ValidationError(
+                _("The first line must be the header %(header)s.") % {"header": ",".join(columns)},
+                code="header",
+            )
+        records = []
+        for values in reader:
+            if not any(value.strip() for value in values):
+                continue  # blank lines, and lines of empty cells that spreadsheets leave at the end
+            cells = dict(zip(header, (value.strip() for value in values), strict=False))
+            records.append(
+                CsvRecord(
+                    line=reader.line_num,
+                    cells={column: cells.get(column, "") for column in columns},
+                    extra=[value for value in values[len(header) :] if value.strip()],
+                )
+            )
+    except csv.Error as error:
+        raise ValidationError(
+            _("This is not a readable CSV file (line %(line)s: %(error)s).")
+            % {"line": reader.line_num, "error": error},
+            code="not_csv",
+        ) from None
+    if not records:
+        raise ValidationError(_("The file has a header but no rows."), code="empty")
+    return records
