@@ -4,7 +4,7 @@ import json
 
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import Q
 from django.forms.models import BaseInlineFormSet
 from django.urls import reverse
 from django.utils import timezone
@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from . import services
-from .admin_mixins import PropertyScopedAdmin, PropertyScopedAdminMixin
+from .admin_mixins import PropertyScopedAdmin, PropertyScopedAdminMixin, ReadOnlyAdminMixin
 from .choices import Locale, MembershipRole, SyncStatus
 from .forms import catalog_formfield
 from .models import (
@@ -31,7 +31,7 @@ from .models import (
     SyncAttempt,
     SyncState,
 )
-from .selectors import properties_for_user
+from .selectors import properties_for_user, with_sync_state
 from .sync.outbox import sync_request
 from .sync.resources import KIND_OF_MODEL
 
@@ -142,15 +142,7 @@ class HubContentAdmin(PropertyScopedAdmin):
     actions = ["send_now", "retry_failed"]
 
     def get_queryset(self, request):
-        states = SyncState.objects.filter(kind=KIND_OF_MODEL[self.model], object_id=OuterRef("pk"))
-        return (
-            super()
-            .get_queryset(request)
-            .annotate(
-                sync_status=Subquery(states.values("status")[:1]),
-                sync_error=Subquery(states.values("last_error")[:1]),
-            )
-        )
+        return with_sync_state(super().get_queryset(request), KIND_OF_MODEL[self.model])
 
     def get_readonly_fields(self, request, obj=None):
         readonly = [*super().get_readonly_fields(request, obj), "hub_sync"]
@@ -304,7 +296,7 @@ def _without_others_licenses(queryset, user, kind_path):
 
 
 @admin.register(SyncState)
-class SyncStateAdmin(PropertyScopedAdmin):
+class SyncStateAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
     """Every resource's standing with the hub; failed ones can be retried from here."""
 
     def get_queryset(self, request):
@@ -315,15 +307,6 @@ class SyncStateAdmin(PropertyScopedAdmin):
     list_select_related = ["property"]
     actions = ["send_now", "retry_failed"]
     readonly_fields = [field.name for field in SyncState._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     @admin.display(description=_("sync status"), ordering="status")
     def status_badge(self, state):
@@ -341,7 +324,7 @@ class SyncStateAdmin(PropertyScopedAdmin):
 
 
 @admin.register(SyncAttempt)
-class SyncAttemptAdmin(PropertyScopedAdmin):
+class SyncAttemptAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
     """Every exchange with the hub: what was sent (secrets removed) and what the hub answered."""
 
     def get_queryset(self, request):
@@ -365,15 +348,6 @@ class SyncAttemptAdmin(PropertyScopedAdmin):
         "body",
     ]
     readonly_fields = fields
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     @admin.display(description=_("request body"))
     def body(self, attempt):

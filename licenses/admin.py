@@ -6,7 +6,6 @@ from datetime import datetime
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, Subquery
 from django.http import FileResponse, Http404, HttpResponseNotAllowed
 from django.shortcuts import redirect
 from django.template.defaultfilters import filesizeformat
@@ -22,7 +21,8 @@ from django.utils.translation import ngettext
 from integration.admin import sync_badge
 from integration.admin_mixins import PropertyScopedAdmin
 from integration.choices import MembershipRole, SyncStatus
-from integration.models import ResourceKind, SyncState
+from integration.models import ResourceKind
+from integration.selectors import with_sync_state
 
 from . import selectors, services
 from .choices import MEDIA_TYPES, LicenseType, ReviewStatus
@@ -103,14 +103,8 @@ class LicenseRequestAdmin(PropertyScopedAdmin):
     # --- Lists ----------------------------------------------------------------------------------
 
     def get_queryset(self, request):
-        states = SyncState.objects.filter(kind=ResourceKind.LICENSE, object_id=OuterRef("pk"))
         return (
-            super()
-            .get_queryset(request)
-            .annotate(
-                sync_status=Subquery(states.values("status")[:1]),
-                sync_error=Subquery(states.values("last_error")[:1]),
-            )
+            with_sync_state(super().get_queryset(request), ResourceKind.LICENSE)
             # The list never shows the history or the comment: they stay in the database.
             .defer("history", "comment")
         )
