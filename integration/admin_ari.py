@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from .admin import PropertyAdmin
-from .ari import Operation, ari_edit_apply, ari_edit_plan, ari_window, korea_today, ranges_of
+from .ari import Operation, ari_edit_apply, ari_edit_plan, ari_window, korea_today, ranges_of, standalone_rates
 from .ari_csv import AriRowStatus, ari_csv_apply, ari_csv_export, ari_csv_plan, ari_csv_read
 from .ari_forms import CLEAR_CHANNEL, AriBulkEditForm, AriCellForm, AriExportForm, AriImportForm
 from .ari_grid import (
@@ -36,7 +36,6 @@ from .ari_grid import (
     grid_month,
     grid_months,
     month_end,
-    standalone_rates,
 )
 from .hub import endpoints
 from .models import Property, ResourceKind, RoomType, SalesChannel

@@ -235,7 +235,7 @@ def _dates_by_target(changes):
 def _rate_changes(edit, dates):
     # Standalone plans first: a package in the same edit is priced against its standalone's new rate.
     plans = sorted(edit.rate_plans, key=lambda plan: plan.model.type != RatePlanType.STANDALONE)
-    base_before = _standalone_rates(plans, dates)
+    base_before = standalone_rates({plan.room_type_id for plan in plans}, min(dates), max(dates)) if dates else {}
     base_after = dict(base_before)
     changes = []
     if edit.channel is None:
@@ -295,16 +295,19 @@ def _rate_change(edit, plan, day, field_name, old, base_before, base_after):
     return CellChange(plan, day, field_name, old, new_price - base_after if package else new_price)
 
 
-def _standalone_rates(plans, dates):
-    """The common standalone rate of each room type of plans on each day: (room_type_id, date) -> rate."""
-    room_types = {plan.room_type_id for plan in plans}
-    days = RatePlanDay.objects.filter(
-        rate_plan__room_type__in=room_types,
-        rate_plan__model__type=RatePlanType.STANDALONE,
-        date__in=dates,
-        rate__isnull=False,
-    ).values_list("rate_plan__room_type_id", "date", "rate")
-    return {(room_type_id, day): rate for room_type_id, day, rate in days}
+def standalone_rates(room_type_ids, first, last):
+    """The common rate of each room type's standalone plan from first to last: {(room_type_id, date): rate},
+    in one query (package prices are these plus their difference)."""
+    return {
+        (room_type_id, date): rate
+        for room_type_id, date, rate in RatePlanDay.objects.filter(
+            rate_plan__room_type__in=list(room_type_ids),
+            rate_plan__model__type=RatePlanType.STANDALONE,
+            date__gte=first,
+            date__lte=last,
+            rate__isnull=False,
+        ).values_list("rate_plan__room_type_id", "date", "rate")
+    }
 
 
 def _availability_changes(edit, dates):

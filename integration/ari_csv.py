@@ -45,8 +45,9 @@ from .ari import (
     ari_window,
     ranges_of,
     rate_plans_of,
+    standalone_rates,
 )
-from .ari_grid import ari_channel_clear, ari_channel_clear_plan, standalone_rates
+from .ari_grid import ari_channel_clear, ari_channel_clear_plan
 from .choices import RatePlanType
 from .csv_files import csv_records
 from .models import ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomType, RoomTypeDay, SalesChannel

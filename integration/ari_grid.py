@@ -269,21 +269,6 @@ def ari_grid_read(prop, *, first, last, channel=None, room_type_ids=None, today=
     return AriGrid(prop, first, last, days, list(blocks.values()), channel)
 
 
-def standalone_rates(room_type_ids, first, last):
-    """The common rate of each room type's standalone plan from first to last: {(room_type_id, date): rate}.
-    One query over the span (for showing the price of package plans in previews)."""
-    return {
-        (room_type_id, date): rate
-        for room_type_id, date, rate in RatePlanDay.objects.filter(
-            rate_plan__room_type__in=list(room_type_ids),
-            rate_plan__model__type=RatePlanType.STANDALONE,
-            date__gte=first,
-            date__lte=last,
-            rate__isnull=False,
-        ).values_list("rate_plan__room_type_id", "date", "rate")
-    }
-
-
 # --- Clearing a channel's values --------------------------------------------------------------
 
 
