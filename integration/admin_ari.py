@@ -26,12 +26,10 @@ from django.utils.translation import ngettext
 from .admin import PropertyAdmin
 from .ari import Operation, ari_edit_apply, ari_edit_plan, ari_window, korea_today, ranges_of, standalone_rates
 from .ari_csv import AriRowStatus, ari_csv_apply, ari_csv_export, ari_csv_plan, ari_csv_read
-from .ari_forms import CLEAR_CHANNEL, AriBulkEditForm, AriCellForm, AriExportForm, AriImportForm
+from .ari_forms import AriBulkEditForm, AriCellForm, AriExportForm, AriImportForm
 from .ari_grid import (
     add_months,
     ari_cell_save,
-    ari_channel_clear,
-    ari_channel_clear_plan,
     ari_grid_read,
     grid_month,
     grid_months,
@@ -214,7 +212,7 @@ class PropertyAriAdmin(PropertyAdmin):
         preview = None
         if form.is_bound and form.is_valid():
             edit = form.cleaned_data["edit"]
-            plan = self._bulk_plan(edit)
+            plan = ari_edit_plan(edit)
             blocked = self._bulk_errors(form, plan)
             digest = form.digest()
             if "apply" in request.POST and not blocked:
@@ -239,13 +237,6 @@ class PropertyAriAdmin(PropertyAdmin):
         )
         return TemplateResponse(request, "admin/integration/property/ari_bulk.html", context)
 
-    def _bulk_plan(self, edit):
-        if edit.operation == CLEAR_CHANNEL:
-            return ari_channel_clear_plan(
-                channel=edit.channel, dates=edit.dates(), rate_plans=edit.rate_plans, room_types=edit.room_types
-            )
-        return ari_edit_plan(edit)
-
     def _bulk_errors(self, form, plan):
         """Turn the cells the edit cannot change into form errors; True when there are any."""
         for change in plan.changes:
@@ -267,12 +258,7 @@ class PropertyAriAdmin(PropertyAdmin):
         """Apply the edit and go back to the grid; None (with a message) when the data changed so that
         it no longer applies, and the preview is shown again."""
         try:
-            if edit.operation == CLEAR_CHANNEL:
-                plan = ari_channel_clear(
-                    channel=edit.channel, dates=edit.dates(), rate_plans=edit.rate_plans, room_types=edit.room_types
-                )
-            else:
-                plan = ari_edit_apply(edit)
+            plan = ari_edit_apply(edit)
         except (ValidationError, IntegrityError) as error:
             reasons = " ".join(error.messages) if isinstance(error, ValidationError) else ""
             reasons = reasons or _("bookings changed meanwhile.")
@@ -301,7 +287,7 @@ class PropertyAriAdmin(PropertyAdmin):
         shown = [*errors, *changed][:PREVIEW_CELLS]
         availability = edit.operation == Operation.SET_AVAILABILITY
         ignored = 0
-        if edit.operation != CLEAR_CHANNEL:
+        if edit.operation != Operation.CLEAR_CHANNEL:
             ignored = len(edit.rate_plans) if availability else len(edit.room_types)
         return {
             "cells": [_preview_cell(change, bases) for change in shown],

@@ -21,6 +21,7 @@ from .models import (
     RatePlan,
     RatePlanDay,
     ResourceKind,
+    RoomType,
     RoomTypeDay,
 )
 from .sync.outbox import sync_mark_changed, sync_state_ensure
@@ -93,9 +94,11 @@ class Operation:
     OPEN = "open"
     CLOSE = "close"
     SET_AVAILABILITY = "set_availability"
+    #: A channel's own rates and caps removed: it sells at the common values again.
+    CLEAR_CHANNEL = "clear_channel"
 
     RATE_OPERATIONS = (SET, INCREASE_AMOUNT, DECREASE_AMOUNT, INCREASE_PERCENT, DECREASE_PERCENT)
-    ALL = (*RATE_OPERATIONS, OPEN, CLOSE, SET_AVAILABILITY)
+    ALL = (*RATE_OPERATIONS, OPEN, CLOSE, SET_AVAILABILITY, CLEAR_CHANNEL)
 
 
 @dataclass(frozen=True)
@@ -175,9 +178,14 @@ def ari_edit_validate(edit):
         errors["value"] = _("Give an amount of 0 or more.")
     elif needs_value and edit.value > MAX_RATE:
         errors["value"] = _("Give an amount of at most %(max)s.") % {"max": f"{MAX_RATE:,}"}
-    if edit.operation == Operation.SET_AVAILABILITY and not edit.room_types:
+    if edit.operation == Operation.CLEAR_CHANNEL:
+        if edit.channel is None:
+            errors["channel"] = _("Choose the channel whose own values to clear.")
+        if not edit.rate_plans and not edit.room_types:
+            errors["rate_plans"] = _("Choose the rows whose channel values to clear.")
+    elif edit.operation == Operation.SET_AVAILABILITY and not edit.room_types:
         errors["room_types"] = _("Choose the room types whose availability to set.")
-    if edit.operation != Operation.SET_AVAILABILITY and not edit.rate_plans:
+    elif edit.operation != Operation.SET_AVAILABILITY and not edit.rate_plans:
         errors["rate_plans"] = _("Choose the rate plans to change.")
     if edit.channel is not None and edit.operation in (Operation.OPEN, Operation.CLOSE):
         errors["operation"] = _("Days open and close for every channel at once; choose no channel.")
@@ -193,6 +201,8 @@ def ari_edit_validate(edit):
 def ari_edit_plan(edit):
     """The cells the edit changes, old and new value, with an error on each cell it cannot change."""
     dates = edit.dates()
+    if edit.operation == Operation.CLEAR_CHANNEL:
+        return AriPlan(_clear_changes(edit, dates))
     if edit.operation == Operation.SET_AVAILABILITY:
         return AriPlan(_availability_changes(edit, dates))
     return AriPlan(_rate_changes(edit, dates))
@@ -205,12 +215,14 @@ def ari_edit_apply(edit):
     plan = ari_edit_plan(edit)
     if plan.errors:
         raise ValidationError([f"{change.date}: {change.error}" for change in plan.errors[:10]])
-    if edit.operation == Operation.SET_AVAILABILITY:
+    if edit.operation == Operation.CLEAR_CHANNEL:
+        _write_clear(edit, plan.changed)
+    elif edit.operation == Operation.SET_AVAILABILITY:
         _write_availability(edit, plan.changed)
     else:
         _write_rates(edit, plan.changed)
     for target, dates in _dates_by_target(plan.changed).items():
-        kind = ResourceKind.ARI_AVAILS if edit.operation == Operation.SET_AVAILABILITY else ResourceKind.ARI_RATES
+        kind = ResourceKind.ARI_AVAILS if isinstance(target, RoomType) else ResourceKind.ARI_RATES
         ari_mark_dirty(target, kind=kind, dates=dates)
     return plan
 
@@ -336,6 +348,40 @@ def _availability_changes(edit, dates):
         for room_type in room_types
         for day in dates
     ]
+
+
+def _clear_changes(edit, dates):
+    """Each of the channel's own rate overrides (of rate_plans) and caps (of room_types) on dates -> None."""
+    changes = []
+    stored = {
+        (row.rate_plan_id, row.date): row
+        for row in ChannelRateDay.objects.filter(channel=edit.channel, rate_plan__in=edit.rate_plans, date__in=dates)
+    }
+    for plan in edit.rate_plans:
+        field_name = "rate_modify" if plan.model.type == RatePlanType.PACKAGE else "rate"
+        for day in dates:
+            row = stored.get((plan.pk, day))
+            changes.append(CellChange(plan, day, field_name, getattr(row, field_name) if row else None, None))
+    caps = {
+        (row.room_type_id, row.date): row.cap
+        for row in ChannelAvailDay.objects.filter(channel=edit.channel, room_type__in=edit.room_types, date__in=dates)
+    }
+    changes.extend(
+        CellChange(room_type, day, "cap", caps.get((room_type.pk, day)), None)
+        for room_type in edit.room_types
+        for day in dates
+    )
+    return changes
+
+
+def _write_clear(edit, changes):
+    for target, dates in _dates_by_target(changes).items():
+        if isinstance(target, RoomType):
+            ChannelAvailDay.objects.filter(channel=edit.channel, room_type=target, date__in=dates).update(cap=None)
+        else:
+            ChannelRateDay.objects.filter(channel=edit.channel, rate_plan=target, date__in=dates).update(
+                rate=None, rate_modify=None
+            )
 
 
 def _write_rates(edit, changes):

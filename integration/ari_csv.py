@@ -47,7 +47,6 @@ from .ari import (
     rate_plans_of,
     standalone_rates,
 )
-from .ari_grid import ari_channel_clear, ari_channel_clear_plan
 from .choices import RatePlanType
 from .csv_files import csv_records
 from .models import ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomType, RoomTypeDay, SalesChannel
@@ -528,10 +527,15 @@ def _plan_edit(cells, steps, describe, operation, value, **targets):
 
 def _plan_clear(cells, steps, describe, *, channel, rate_plans=(), room_types=()):
     """Plan clearing a channel's own values on the cells' days, and add it to the steps."""
-    dates = [cell.day for cell in cells]
-    targets = {"rate_plans": rate_plans, "room_types": room_types}
-    _attach(cells, ari_channel_clear_plan(channel=channel, dates=dates, **targets), describe)
-    steps.append(lambda: ari_channel_clear(channel=channel, dates=dates, **targets))
+    edit = AriEdit(
+        ranges=tuple(ranges_of(cell.day for cell in cells)),
+        operation=Operation.CLEAR_CHANNEL,
+        channel=channel,
+        rate_plans=tuple(rate_plans),
+        room_types=tuple(room_types),
+    )
+    _attach(cells, ari_edit_plan(edit), describe, edit)
+    steps.append(lambda: ari_edit_apply(edit))
 
 
 def _plan_availability(cells, steps):

@@ -4,7 +4,6 @@ import. Each cleans to the edit of integration.ari it stands for; the edit's own
 
 import datetime
 import json
-from dataclasses import replace
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -16,9 +15,6 @@ from .ari import WINDOW_DAYS, AriEdit, DateRange, Operation, ari_edit_validate, 
 from .ari_csv import ARI_CSV_MAX_BYTES, ARI_VALUE_MAX, ari_csv_read
 from .models import RoomType, SalesChannel
 
-#: The bulk edit's one operation that integration.ari does not have: a channel's own values cleared.
-CLEAR_CHANNEL = "clear_channel"
-
 OPERATION_LABELS = {
     Operation.SET: _("Set the rate (packages: the price guests pay)"),
     Operation.INCREASE_AMOUNT: _("Increase the rate by an amount (KRW)"),
@@ -28,7 +24,7 @@ OPERATION_LABELS = {
     Operation.OPEN: _("Open for sale"),
     Operation.CLOSE: _("Close for sale"),
     Operation.SET_AVAILABILITY: _("Set the rooms to sell (with a channel: its cap)"),
-    CLEAR_CHANNEL: _("Clear the channel's own values (it sells at the common ones)"),
+    Operation.CLEAR_CHANNEL: _("Clear the channel's own values (it sells at the common ones)"),
 }
 
 
@@ -217,21 +213,11 @@ class AriBulkEditForm(forms.Form):
             weekdays=None if len(weekdays) == len(WEEKDAYS_ABBR) else weekdays,
             channel=data["channel"],
         )
-        errors = self._clear_errors(edit) if data["operation"] == CLEAR_CHANNEL else ari_edit_validate(edit)
+        errors = ari_edit_validate(edit)
         for name, message in errors.items():
             self.add_error({"rate_plans": "targets", "room_types": "targets"}.get(name, name), message)
         data["edit"] = edit
         return data
-
-    def _clear_errors(self, edit):
-        """The checks of ari_edit_validate that apply to clearing a channel's values (any row, no value)."""
-        # As a "set" of any value on any row, the edit gets the checks of its dates and weekdays.
-        errors = ari_edit_validate(replace(edit, operation=Operation.SET, value=0, rate_plans=("any",)))
-        if edit.channel is None:
-            errors["channel"] = _("Choose the channel whose own values to clear.")
-        if not edit.rate_plans and not edit.room_types:
-            errors["targets"] = _("Choose the rows whose channel values to clear.")
-        return errors
 
     def digest(self):
         """A fingerprint of what the valid form edits: "Apply" applies only the edit that was previewed."""

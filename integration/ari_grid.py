@@ -4,7 +4,6 @@ one cell through the edits of integration.ari; and clearing a channel's own valu
 cannot express yet."""
 
 import datetime
-from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
@@ -14,20 +13,17 @@ from django.utils.translation import gettext as _
 
 from .ari import (
     AriEdit,
-    AriPlan,
-    CellChange,
     DateRange,
     Operation,
     ari_edit_apply,
     ari_edit_plan,
     ari_edit_validate,
-    ari_mark_dirty,
     ari_window,
     korea_today,
     rate_plans_of,
 )
 from .choices import RatePlanType
-from .models import ChannelAvailDay, ChannelRateDay, RatePlanDay, ResourceKind, RoomType, RoomTypeDay
+from .models import ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomType, RoomTypeDay
 
 SATURDAY, SUNDAY = 5, 6
 
@@ -269,57 +265,6 @@ def ari_grid_read(prop, *, first, last, channel=None, room_type_ids=None, today=
     return AriGrid(prop, first, last, days, list(blocks.values()), channel)
 
 
-# --- Clearing a channel's values --------------------------------------------------------------
-
-
-def ari_channel_clear_plan(*, channel, dates, rate_plans=(), room_types=()):
-    """The channel values (rate overrides of rate_plans, caps of room_types) that clearing them on dates
-    removes, as an AriPlan: old value -> None. A cleared cell sells at the common value again."""
-    changes = []
-    if rate_plans:
-        stored = {
-            (row.rate_plan_id, row.date): row
-            for row in ChannelRateDay.objects.filter(channel=channel, rate_plan__in=list(rate_plans), date__in=dates)
-        }
-        for plan in rate_plans:
-            field_name = "rate_modify" if plan.model.type == RatePlanType.PACKAGE else "rate"
-            for day in dates:
-                row = stored.get((plan.pk, day))
-                old = getattr(row, field_name) if row else None
-                changes.append(CellChange(plan, day, field_name, old, None))
-    if room_types:
-        caps = {
-            (row.room_type_id, row.date): row.cap
-            for row in ChannelAvailDay.objects.filter(channel=channel, room_type__in=list(room_types), date__in=dates)
-        }
-        changes.extend(
-            CellChange(room_type, day, "cap", caps.get((room_type.pk, day)), None)
-            for room_type in room_types
-            for day in dates
-        )
-    return AriPlan(changes)
-
-
-@transaction.atomic
-def ari_channel_clear(*, channel, dates, rate_plans=(), room_types=()):
-    """Clear a channel's rate overrides and caps on dates (stored as null) and mark what changed for the
-    hub in the same transaction, as ari_edit_apply does for every other edit. Returns the AriPlan."""
-    plan = ari_channel_clear_plan(channel=channel, dates=dates, rate_plans=rate_plans, room_types=room_types)
-    by_target = defaultdict(list)
-    for change in plan.changed:
-        by_target[change.target].append(change.date)
-    for target, changed_dates in by_target.items():
-        if isinstance(target, RoomType):
-            rows = ChannelAvailDay.objects.filter(channel=channel, room_type=target, date__in=changed_dates)
-            rows.update(cap=None)
-            ari_mark_dirty(target, kind=ResourceKind.ARI_AVAILS, dates=changed_dates)
-        else:
-            rows = ChannelRateDay.objects.filter(channel=channel, rate_plan=target, date__in=changed_dates)
-            rows.update(rate=None, rate_modify=None)
-            ari_mark_dirty(target, kind=ResourceKind.ARI_RATES, dates=changed_dates)
-    return plan
-
-
 # --- One cell of the grid ---------------------------------------------------------------------
 
 
@@ -335,7 +280,7 @@ def ari_cell_save(*, target, day, value, business_day=None, channel=None):
     availability = isinstance(target, RoomType)
     if channel is not None and value is None:
         targets = {"room_types": (target,)} if availability else {"rate_plans": (target,)}
-        return [ari_channel_clear(channel=channel, dates=[day], **targets)]
+        return [ari_edit_apply(AriEdit(ranges, Operation.CLEAR_CHANNEL, None, channel=channel, **targets))]
     if availability:
         edits = [AriEdit(ranges, Operation.SET_AVAILABILITY, value, room_types=(target,), channel=channel)]
     else:

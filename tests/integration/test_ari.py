@@ -24,7 +24,15 @@ from integration.ari import (
     ranges_of,
 )
 from integration.hub.payloads import MAX_ARI_ENTRIES, ari_runs, build_ari_bodies
-from integration.models import AriDirtyRange, ChannelRateDay, RatePlanDay, RoomTypeDay, SalesChannel, SyncState
+from integration.models import (
+    AriDirtyRange,
+    ChannelAvailDay,
+    ChannelRateDay,
+    RatePlanDay,
+    RoomTypeDay,
+    SalesChannel,
+    SyncState,
+)
 from tests.factories import PropertyFactory, hub_content
 
 pytestmark = pytest.mark.django_db
@@ -391,3 +399,28 @@ def test_concurrent_overlapping_stays_and_cancels_never_oversell():
     for row in RoomTypeDay.objects.filter(room_type=room_type):
         assert row.available >= 0
         assert row.held + row.taken + row.available == row.allotment == 4
+
+
+def test_clearing_a_channel_sells_it_at_the_common_values_again(content):
+    room_type, standalone, _package = content
+    channel = SalesChannel.objects.create(channel_id=5, name="Channel 5")
+    days = (DateRange(day(1), day(2)),)
+    apply(ranges=days, operation=Operation.SET, value=100, rate_plans=(standalone,))
+    apply(ranges=days, operation=Operation.SET, value=150, rate_plans=(standalone,), channel=channel)
+    apply(ranges=days, operation=Operation.SET_AVAILABILITY, value=2, room_types=(room_type,), channel=channel)
+    AriDirtyRange.objects.all().delete()
+
+    assert "channel" in ari_edit_validate(
+        AriEdit(ranges=days, operation=Operation.CLEAR_CHANNEL, rate_plans=(standalone,))
+    )
+    apply(
+        ranges=days,
+        operation=Operation.CLEAR_CHANNEL,
+        rate_plans=(standalone,),
+        room_types=(room_type,),
+        channel=channel,
+    )
+
+    assert set(ChannelRateDay.objects.values_list("rate", "rate_modify")) == {(None, None)}
+    assert set(ChannelAvailDay.objects.values_list("cap", flat=True)) == {None}
+    assert set(AriDirtyRange.objects.values_list("state__kind", flat=True)) == {"ari_rates", "ari_avails"}
