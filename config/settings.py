@@ -45,6 +45,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "integration",
     "licenses",
     "bookings",
@@ -105,7 +107,9 @@ else:
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://vendorhub")}
+# The vendor API refuses replayed calls through the cache: production needs one shared by every
+# process (Redis), not the per-process local memory of development.
+CACHES = {"default": env.cache_url_config(_required_in_production("CACHE_URL", "locmemcache://vendorhub"))}
 
 # Celery: Redis when CELERY_BROKER_URL is given, otherwise kombu's filesystem transport, which needs
 # no server and still runs the worker as a real, separate process.
@@ -139,6 +143,8 @@ CELERY_BEAT_SCHEDULE = {
     "hub-catalog-refresh": {"task": "integration.tasks.catalog_refresh_task", "schedule": 24 * 60 * 60.0},
     # People review licenses at the hub: reading back the requests under review every 10 minutes is enough.
     "hub-license-refresh": {"task": "licenses.tasks.license_requests_refresh_open_task", "schedule": 10 * 60.0},
+    # Pending holds older than BOOKING_HOLD_MINUTES are released within a minute of expiring.
+    "bookings-release-expired": {"task": "bookings.tasks.bookings_release_expired_task", "schedule": 60.0},
 }
 # Publishing must not hang a request when the broker is down: the outbox row stays pending and the
 # sweeper queues it once the broker is back.
@@ -213,6 +219,20 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+# The vendor API's OpenAPI schema (/api/schema/) and its documentation page (/api/docs/), served with
+# their own assets (no CDN).
+SPECTACULAR_SETTINGS = {
+    "TITLE": "vendorhub vendor API",
+    "DESCRIPTION": "The calls the hub makes to us: create, confirm, modify, cancel and check bookings, "
+    "and the refund policy. Every call carries a bearer token and a Standard Webhooks signature.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Security (production) ----------------------------------------------------------------------

@@ -33,6 +33,9 @@ _STAFF_PERMISSIONS = [
     *_perms("syncattempt", "view"),
     *_perms("catalogsnapshot", "view"),
     *_perms("codemapping", "view"),
+    # Bookings come from the hub only; staff and managers read them and the hub's calls.
+    "bookings.view_booking",
+    "bookings.view_inboundcall",
 ]
 _MANAGER_ONLY_PERMISSIONS = [
     *_perms("property", "add"),

@@ -16,6 +16,7 @@ PRODUCTION_ENV = {
     "HUB_API_TOKEN": "hub-token-from-operator",
     "VENDOR_API_TOKEN": "vendor-token-for-hub",
     "VENDOR_API_SECRET": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+    "CACHE_URL": "redis://127.0.0.1:6379/1",
 }
 
 

@@ -1,0 +1,1 @@
+"""The vendor API: the calls the hub makes to us (contract section 3)."""

@@ -1,0 +1,180 @@
+"""The vendor API's views: one per operation, each authenticating the hub, validating its input and
+calling one service. Every call is logged (InboundCall) without tokens or signatures."""
+
+import json
+import logging
+import time
+
+from django.http.request import RawPostDataException
+from drf_spectacular.utils import extend_schema
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .. import services
+from ..models import InboundCall
+from .answers import booking_answer
+from .authentication import HubSignatureAuthentication
+from .errors import exception_handler
+from .schema import ERROR_RESPONSES, SIGNATURE_HEADERS, BookingAnswerSerializer, RefundPolicyAnswerSerializer
+from .serializers import (
+    BookingCreateSerializer,
+    BookingLookupSerializer,
+    BookingModifySerializer,
+    RefundPolicyQuerySerializer,
+)
+
+logger = logging.getLogger("bookings.api")
+
+#: Request headers never stored in the call log.
+_SECRET_HEADERS = {"authorization", "webhook-signature", "cookie", "proxy-authorization"}
+#: The call log keeps at most this much of each body.
+_MAX_LOGGED_BODY = 20_000
+
+
+class VendorApiView(APIView):
+    """What every vendor API view shares: the hub's authentication, JSON in and out, the one error
+    handler, and the call log."""
+
+    authentication_classes = [HubSignatureAuthentication]
+    permission_classes = [IsAuthenticated]
+    parser_classes = [JSONParser]
+    renderer_classes = [JSONRenderer]
+    booking = None
+
+    def get_exception_handler(self):
+        return exception_handler
+
+    def initial(self, request, *args, **kwargs):
+        self._started = time.monotonic()
+        super().initial(request, *args, **kwargs)
+
+    def validated(self, serializer_class, data):
+        serializer = serializer_class(data=data)
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+    def answer(self, booking):
+        self.booking = booking
+        return Response(booking_answer(booking))
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        started = getattr(self, "_started", None)
+        duration = int((time.monotonic() - started) * 1000) if started else 0
+        try:
+            _log_call(request._request, response, duration, self.booking, kwargs.get("number", ""))
+        except Exception:  # the answer stands even when the log cannot be written
+            logger.exception("vendor API: the call could not be logged")
+        return response
+
+
+def _storable(text, limit=_MAX_LOGGED_BODY):
+    """text as any database column stores it: NUL bytes and lone surrogates escaped, cut at limit."""
+    text = text.replace("\x00", "\\u0000")
+    return text.encode("utf-8", errors="backslashreplace").decode("utf-8")[:limit]
+
+
+def _log_call(request, response, duration_ms, booking, number):
+    try:
+        body = request.body.decode("utf-8", errors="replace")
+    except RawPostDataException:
+        body = ""
+    headers = {
+        _storable(name, 200): _storable(value, 2000)
+        for name, value in request.headers.items()
+        if name.lower() not in _SECRET_HEADERS
+    }
+    InboundCall.objects.create(
+        method=request.method,
+        path=_storable(request.get_full_path(), 500),
+        request_headers=headers,
+        request_body=_storable(body),
+        status=response.status_code,
+        response_body=_storable(json.dumps(response.data, ensure_ascii=False)),
+        duration_ms=duration_ms,
+        booking=booking,
+        booking_number=booking.vendor_booking_number if booking else _storable(number, 100),
+    )
+
+
+class BookingCreateView(VendorApiView):
+    """POST /bookings: a pending booking holding its nights (or the existing one, for a retry)."""
+
+    @extend_schema(
+        request=BookingCreateSerializer,
+        responses={200: BookingAnswerSerializer, **ERROR_RESPONSES},
+        parameters=[*SIGNATURE_HEADERS],
+    )
+    def post(self, request):
+        booking, _created = services.booking_create(payload=self.validated(BookingCreateSerializer, request.data))
+        return self.answer(booking)
+
+
+class BookingConfirmView(VendorApiView):
+    """PUT /bookings/{n}/confirm."""
+
+    @extend_schema(
+        request=None, responses={200: BookingAnswerSerializer, **ERROR_RESPONSES}, parameters=[*SIGNATURE_HEADERS]
+    )
+    def put(self, request, number):
+        return self.answer(services.booking_confirm(number=number))
+
+
+class BookingModifyView(VendorApiView):
+    """PUT /bookings/{n}/modify."""
+
+    @extend_schema(
+        request=BookingModifySerializer,
+        responses={200: BookingAnswerSerializer, **ERROR_RESPONSES},
+        parameters=[*SIGNATURE_HEADERS],
+    )
+    def put(self, request, number):
+        changes = self.validated(BookingModifySerializer, request.data)
+        return self.answer(services.booking_modify(number=number, changes=changes))
+
+
+class BookingCancelView(VendorApiView):
+    """POST /bookings/{n}/cancel."""
+
+    @extend_schema(
+        request=None, responses={200: BookingAnswerSerializer, **ERROR_RESPONSES}, parameters=[*SIGNATURE_HEADERS]
+    )
+    def post(self, request, number):
+        return self.answer(services.booking_cancel(number=number))
+
+
+class BookingDetailView(VendorApiView):
+    """GET /bookings/{number}?type=...&channel_id=..."""
+
+    @extend_schema(
+        request=None,
+        responses={200: BookingAnswerSerializer, **ERROR_RESPONSES},
+        parameters=[*SIGNATURE_HEADERS, BookingLookupSerializer],
+    )
+    def get(self, request, number):
+        query = self.validated(BookingLookupSerializer, request.query_params)
+        booking = services.booking_get(number=number, lookup=query["type"], channel_id=query.get("channel_id"))
+        return self.answer(booking)
+
+
+class RefundPolicyView(VendorApiView):
+    """GET /refund-policy?property_id=&roomtype_id=&rateplan_id=&checkin=&checkout="""
+
+    @extend_schema(
+        request=None,
+        responses={200: RefundPolicyAnswerSerializer, **ERROR_RESPONSES},
+        parameters=[*SIGNATURE_HEADERS, RefundPolicyQuerySerializer],
+    )
+    def get(self, request):
+        query = self.validated(RefundPolicyQuerySerializer, request.query_params)
+        return Response(
+            services.refund_policy(
+                property_id=query["property_id"],
+                roomtype_id=query["roomtype_id"],
+                rateplan_id=query["rateplan_id"],
+                checkin=query["checkin"],
+            )
+        )

@@ -1,0 +1,130 @@
+"""Bookings the hub makes through the vendor API, and the log of every call the hub made to us."""
+
+import secrets
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from integration.models import Property, RatePlan, RoomType
+
+
+def new_vendor_booking_number():
+    """Our booking number: "VH" and 12 random upper-case hex digits (unique in the database)."""
+    return "VH" + secrets.token_hex(6).upper()
+
+
+class Booking(models.Model):
+    """One room booked by the hub (one gds_sub_booking_number), with every field of the spec's Booking."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        CONFIRMED = "confirmed", _("Confirmed")
+        CANCELED = "canceled", _("Canceled")
+
+    class Type(models.TextChoices):
+        DAYUSE = "dayuse", _("Day use")
+        OVERNIGHT = "overnight", _("Overnight")
+
+    class PaymentType(models.TextChoices):
+        PREPAYMENT = "prepayment", _("Prepayment")
+        POSTPAYMENT = "postpayment", _("Postpayment")
+
+    class VisitType(models.TextChoices):
+        WALK = "walk", _("On foot")
+        CAR = "car", _("By car")
+
+    vendor_booking_number = models.CharField(
+        _("vendor booking number"), max_length=20, unique=True, default=new_vendor_booking_number, editable=False
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    type = models.CharField(_("type"), max_length=10, choices=Type.choices, default=Type.OVERNIGHT)
+    channel_id = models.PositiveIntegerField(_("channel id"))
+    channel_name = models.CharField(_("channel name"), max_length=200)
+    # NULL, not "", when absent: the per-channel unique constraint applies only to given numbers.
+    channel_booking_number = models.CharField(  # noqa: DJ001
+        _("channel booking number"), max_length=100, null=True, blank=True
+    )
+    gds_booking_number = models.CharField(_("hub booking number"), max_length=100)
+    gds_sub_booking_number = models.CharField(_("hub sub-booking number"), max_length=100, unique=True)
+    property = models.ForeignKey(Property, verbose_name=_("property"), on_delete=models.PROTECT, related_name="+")
+    room_type = models.ForeignKey(RoomType, verbose_name=_("room type"), on_delete=models.PROTECT, related_name="+")
+    rate_plan = models.ForeignKey(RatePlan, verbose_name=_("rate plan"), on_delete=models.PROTECT, related_name="+")
+    checkin = models.DateTimeField(_("check-in"))
+    checkout = models.DateTimeField(_("check-out"))
+    #: The nights held (Korea dates, ISO strings, in order); a day use holds its check-in date.
+    nights = models.JSONField(_("nights"), default=list, editable=False)
+    currency = models.CharField(_("currency"), max_length=3)
+    amount = models.DecimalField(_("amount"), max_digits=14, decimal_places=2)
+    rates = models.JSONField(_("nightly amounts"), null=True, blank=True)
+    total_amount = models.DecimalField(_("total amount"), max_digits=14, decimal_places=2)
+    net_price = models.DecimalField(_("net price"), max_digits=14, decimal_places=2)
+    payment_type = models.CharField(_("payment type"), max_length=11, choices=PaymentType.choices)
+    guest_name = models.CharField(_("guest name"), max_length=200)
+    adults = models.PositiveSmallIntegerField(_("adults"))
+    children = models.PositiveSmallIntegerField(_("children"))
+    infants = models.PositiveSmallIntegerField(_("infants"))
+    pets = models.PositiveSmallIntegerField(_("pets"))
+    cars = models.PositiveSmallIntegerField(_("cars"))
+    booker_name = models.CharField(_("booker name"), max_length=200)
+    booker_email = models.CharField(_("booker email"), max_length=254)
+    booker_phone = models.CharField(_("booker phone"), max_length=50)
+    reserved_at = models.DateTimeField(_("reserved at"))
+    special_comment = models.TextField(_("special comment"), blank=True)
+    visit_type = models.CharField(_("visit type"), max_length=4, choices=VisitType.choices, blank=True)
+    secondary_channel = models.CharField(_("secondary channel"), max_length=200, blank=True)
+    #: SHA-256 of the create body as validated, to tell a retry from a different booking.
+    content_digest = models.CharField(_("content digest"), max_length=64, editable=False)
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    canceled_at = models.DateTimeField(_("canceled at"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("booking")
+        verbose_name_plural = _("bookings")
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["channel_id", "channel_booking_number"],
+                condition=Q(channel_booking_number__isnull=False),
+                name="booking_channel_number_unique_per_channel",
+            ),
+            models.CheckConstraint(
+                condition=Q(checkout__gt=models.F("checkin")), name="booking_checkout_after_checkin"
+            ),
+            models.CheckConstraint(
+                condition=Q(amount__gte=0) & Q(total_amount__gte=0) & Q(net_price__gte=0),
+                name="booking_amounts_not_negative",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "created_at"], name="booking_status_created")]
+
+    def __str__(self):
+        return self.vendor_booking_number
+
+
+class InboundCall(models.Model):
+    """One call the hub made to the vendor API: the request (tokens and signatures removed), our answer,
+    its status and how long it took."""
+
+    method = models.CharField(_("method"), max_length=10)
+    path = models.CharField(_("path"), max_length=500)
+    request_headers = models.JSONField(_("request headers"), default=dict)
+    request_body = models.TextField(_("request body"), blank=True)
+    status = models.PositiveSmallIntegerField(_("status"))
+    response_body = models.TextField(_("response body"), blank=True)
+    duration_ms = models.PositiveIntegerField(_("duration (ms)"))
+    booking = models.ForeignKey(
+        Booking, verbose_name=_("booking"), on_delete=models.SET_NULL, null=True, blank=True, related_name="calls"
+    )
+    booking_number = models.CharField(_("booking number"), max_length=100, blank=True, db_index=True)
+    created_at = models.DateTimeField(_("received at"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("inbound call")
+        verbose_name_plural = _("inbound calls")
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.method} {self.path} {self.status}"

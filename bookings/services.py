@@ -1,0 +1,338 @@
+"""What the vendor API does: create, confirm, modify and cancel bookings, look them up, compute the
+refund policy, and release holds the hub never confirmed. Each write is one short transaction with no
+network call inside; the availability push to the hub is queued after the commit (integration.ari)."""
+
+import datetime
+import hashlib
+import json
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from integration.ari import KOREA, NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
+from integration.choices import ContentStatus, RatePlanType
+from integration.models import RatePlan, RatePlanDay
+
+from .api.errors import (
+    ALREADY_CANCELED,
+    AMOUNT_DIFFERS,
+    BAD_INPUT,
+    CANNOT_CANCEL,
+    CANNOT_CONFIRM,
+    NO_ROOMS,
+    NOT_FOUND,
+    TOO_FEW_GUESTS,
+    TOO_MANY_GUESTS,
+    BookingError,
+)
+from .models import Booking
+
+#: The longest stay one booking may hold (nights).
+MAX_NIGHTS = 365
+
+
+def content_digest(payload):
+    """SHA-256 of the validated create body, independent of key order and number formatting."""
+    text = json.dumps(payload, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def stay_nights(*, checkin, checkout, stay_type):
+    """The Korea dates a stay holds: each night from check-in to the day before check-out, or the
+    check-in day for a day use. Raises 3000 when check-out is not after check-in."""
+    first = checkin.astimezone(KOREA).date()
+    last = checkout.astimezone(KOREA).date()
+    if checkout <= checkin:
+        raise BookingError(BAD_INPUT)
+    if stay_type == Booking.Type.DAYUSE:
+        return [first]
+    count = (last - first).days
+    if count < 1 or count > MAX_NIGHTS:
+        raise BookingError(BAD_INPUT)
+    return [first + datetime.timedelta(days=n) for n in range(count)]
+
+
+def _resolve(property_id, roomtype_id, rateplan_id):
+    """The property, room type and rate plan by their vendor ids; 3000 when any is unknown."""
+    plan = (
+        RatePlan.objects.select_related("property", "room_type", "model")
+        .filter(property__vendor_id=property_id, room_type__vendor_id=roomtype_id, vendor_id=rateplan_id)
+        .first()
+    )
+    if plan is None:
+        raise BookingError(BAD_INPUT)
+    return plan
+
+
+def _check_guests(room_type, adults, children):
+    guests = adults + children
+    if guests < 1:
+        raise BookingError(TOO_FEW_GUESTS)
+    if room_type.max_capacity is not None and guests > room_type.max_capacity:
+        raise BookingError(TOO_MANY_GUESTS)
+
+
+def nightly_rates(plan, nights):
+    """Our rate of plan on each night ({date: Decimal}); 4000 when the plan, its room type or property is
+    disabled, or a night has no rate or is not a business day. A package's rate is the standalone
+    plan's rate of the same room type and day plus the package's difference."""
+    if ContentStatus.DISABLED in (plan.status, plan.room_type.status, plan.property.status):
+        raise BookingError(NO_ROOMS)
+    days = {day.date: day for day in RatePlanDay.objects.filter(rate_plan=plan, date__in=nights)}
+    base = {}
+    if plan.model.type == RatePlanType.PACKAGE:
+        base = {
+            day.date: day.rate
+            for day in RatePlanDay.objects.filter(
+                rate_plan__room_type=plan.room_type, rate_plan__model__type=RatePlanType.STANDALONE, date__in=nights
+            )
+        }
+    rates = {}
+    for night in nights:
+        day = days.get(night)
+        if day is None or not day.business_day:
+            raise BookingError(NO_ROOMS)
+        if plan.model.type == RatePlanType.PACKAGE:
+            if base.get(night) is None or day.rate_modify is None:
+                raise BookingError(NO_ROOMS)
+            rate = base[night] + day.rate_modify
+        else:
+            if day.rate is None:
+                raise BookingError(NO_ROOMS)
+            rate = day.rate
+        rates[night] = Decimal(rate)
+    return rates
+
+
+def _duplicate(payload, digest):
+    """The existing booking this create repeats (same gds_sub_booking_number, same content), None when
+    it is new; 3000 when it reuses a sub-booking number with other content or a channel's number."""
+    existing = Booking.objects.filter(gds_sub_booking_number=payload["gds_sub_booking_number"]).first()
+    if existing is not None:
+        if existing.content_digest == digest:
+            return existing
+        raise BookingError(BAD_INPUT)
+    number = payload.get("channel_booking_number")
+    if number and Booking.objects.filter(channel_id=payload["channel_id"], channel_booking_number=number).exists():
+        raise BookingError(BAD_INPUT)
+    return None
+
+
+def _json_rates(rates):
+    if not rates:
+        return None
+    return [{"date": rate["date"].isoformat(), "amount": str(rate["amount"])} for rate in rates]
+
+
+def booking_create(*, payload):
+    """Create a pending booking and hold one room per night. Returns (booking, created); a retry of an
+    existing booking returns it with created False and holds nothing. Raises BookingError (3000, 4000
+    to 4003)."""
+    digest = content_digest(payload)
+    existing = _duplicate(payload, digest)
+    if existing is not None:
+        return existing, False
+    plan = _resolve(payload["property_id"], payload["roomtype_id"], payload["rateplan_id"])
+    stay_type = payload.get("type") or Booking.Type.OVERNIGHT
+    nights = stay_nights(checkin=payload["checkin"], checkout=payload["checkout"], stay_type=stay_type)
+    guest, booker = payload["guest"], payload["booker"]
+    _check_guests(plan.room_type, guest["adults"], guest["children"])
+    rates = nightly_rates(plan, nights)
+    if Decimal(payload["amount"]) != sum(rates.values()):
+        raise BookingError(AMOUNT_DIFFERS)
+    try:
+        with transaction.atomic():
+            booking = Booking.objects.create(
+                status=Booking.Status.PENDING,
+                type=stay_type,
+                channel_id=payload["channel_id"],
+                channel_name=payload["channel_name"],
+                channel_booking_number=payload.get("channel_booking_number") or None,
+                gds_booking_number=payload["gds_booking_number"],
+                gds_sub_booking_number=payload["gds_sub_booking_number"],
+                property=plan.property,
+                room_type=plan.room_type,
+                rate_plan=plan,
+                checkin=payload["checkin"],
+                checkout=payload["checkout"],
+                nights=[night.isoformat() for night in nights],
+                currency=payload["currency"],
+                amount=payload["amount"],
+                rates=_json_rates(payload.get("rates")),
+                total_amount=payload["total_amount"],
+                net_price=payload["net_price"],
+                payment_type=payload["payment_type"],
+                guest_name=guest["name"],
+                adults=guest["adults"],
+                children=guest["children"],
+                infants=guest["infants"],
+                pets=guest["pets"],
+                cars=guest["cars"],
+                booker_name=booker["name"],
+                booker_email=booker["email"],
+                booker_phone=booker["phone"],
+                reserved_at=payload["reserved_at"],
+                special_comment=payload.get("special_comment") or "",
+                visit_type=payload.get("visit_type") or "",
+                secondary_channel=payload.get("secondary_channel") or "",
+                content_digest=digest,
+            )
+            inventory_hold(room_type=plan.room_type, dates=nights)
+    except NoRoomsAvailable:
+        raise BookingError(NO_ROOMS) from None
+    except IntegrityError:
+        # A concurrent create with the same numbers committed first: answer as for a retry.
+        existing = _duplicate(payload, digest)
+        if existing is not None:
+            return existing, False
+        raise BookingError(BAD_INPUT) from None
+    return booking, True
+
+
+def _nights(booking):
+    return [datetime.date.fromisoformat(night) for night in booking.nights]
+
+
+def _checked_number(number):
+    """number, or 4004 when no booking can have it (too long, a NUL byte, not valid text)."""
+    try:
+        number.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BookingError(NOT_FOUND) from None
+    if not number or len(number) > 100 or "\x00" in number:
+        raise BookingError(NOT_FOUND)
+    return number
+
+
+def _locked(number):
+    number = _checked_number(number)
+    booking = Booking.objects.select_for_update().filter(vendor_booking_number=number).first()
+    if booking is None:
+        raise BookingError(NOT_FOUND)
+    return booking
+
+
+def _hold_expired(booking, now=None):
+    cutoff = (now or timezone.now()) - datetime.timedelta(minutes=settings.BOOKING_HOLD_MINUTES)
+    return booking.status == Booking.Status.PENDING and booking.created_at < cutoff
+
+
+def booking_confirm(*, number):
+    """Confirm a pending booking (its held rooms become taken); confirming again changes nothing.
+    Raises 4004, or 4007 for a canceled booking or a hold older than BOOKING_HOLD_MINUTES (which is
+    released on the spot, as the periodic task would)."""
+    with transaction.atomic():
+        booking = _locked(number)
+        if booking.status == Booking.Status.CONFIRMED:
+            return booking
+        expired = _hold_expired(booking)
+        if expired:
+            _release(booking)
+        elif booking.status == Booking.Status.PENDING:
+            inventory_take(room_type=booking.room_type, dates=_nights(booking))
+            booking.status = Booking.Status.CONFIRMED
+            booking.confirmed_at = timezone.now()
+            booking.save(update_fields=["status", "confirmed_at", "updated_at"])
+            return booking
+    raise BookingError(CANNOT_CONFIRM)
+
+
+MODIFIABLE_GUEST_FIELDS = ("name", "adults", "children", "infants", "pets", "cars")
+
+
+@transaction.atomic
+def booking_modify(*, number, changes):
+    """Change the guest, booker, special_comment, visit_type or total_amount of a booking. Raises 4004,
+    4005 for a canceled booking, 4002/4003 for a guest count outside the room type's capacity."""
+    booking = _locked(number)
+    if booking.status == Booking.Status.CANCELED:
+        raise BookingError(ALREADY_CANCELED)
+    for key, value in (changes.get("guest") or {}).items():
+        setattr(booking, "guest_name" if key == "name" else key, value)
+    for key, value in (changes.get("booker") or {}).items():
+        setattr(booking, f"booker_{key}", value)
+    for key in ("special_comment", "visit_type", "total_amount"):
+        if key in changes:
+            setattr(booking, key, changes[key] if changes[key] is not None else "")
+    _check_guests(booking.room_type, booking.adults, booking.children)
+    booking.save()
+    return booking
+
+
+@transaction.atomic
+def booking_cancel(*, number):
+    """Cancel a booking and give its nights back. Raises 4004, 4005 when it is already canceled, 4006
+    when its stay is over."""
+    booking = _locked(number)
+    if booking.status == Booking.Status.CANCELED:
+        raise BookingError(ALREADY_CANCELED)
+    if booking.checkout <= timezone.now():
+        raise BookingError(CANNOT_CANCEL)
+    _release(booking)
+    return booking
+
+
+def _release(booking):
+    inventory_release(
+        room_type=booking.room_type, dates=_nights(booking), taken=booking.status == Booking.Status.CONFIRMED
+    )
+    booking.status = Booking.Status.CANCELED
+    booking.canceled_at = timezone.now()
+    booking.save(update_fields=["status", "canceled_at", "updated_at"])
+
+
+def bookings_release_expired(*, now=None):
+    """Cancel pending bookings older than BOOKING_HOLD_MINUTES and give their nights back, each in its
+    own short transaction (rows another transaction holds are left for the next run). Returns how many."""
+    cutoff = (now or timezone.now()) - datetime.timedelta(minutes=settings.BOOKING_HOLD_MINUTES)
+    ids = list(
+        Booking.objects.filter(status=Booking.Status.PENDING, created_at__lt=cutoff).values_list("pk", flat=True)
+    )
+    released = 0
+    for pk in ids:
+        with transaction.atomic():
+            booking = (
+                Booking.objects.select_for_update(skip_locked=True)
+                .filter(pk=pk, status=Booking.Status.PENDING, created_at__lt=cutoff)
+                .first()
+            )
+            if booking is not None:
+                _release(booking)
+                released += 1
+    return released
+
+
+LOOKUP_TYPES = ("vendor_booking_number", "channel_booking_number", "gds_sub_booking_number")
+
+
+def booking_get(*, number, lookup="vendor_booking_number", channel_id=None):
+    """The booking with this number of the given kind (a channel number narrowed by channel_id when
+    given); 4004 when there is none, or several."""
+    number = _checked_number(number)
+    bookings = Booking.objects.select_related("property", "room_type", "rate_plan").filter(**{lookup: number})
+    if channel_id is not None and lookup == "channel_booking_number":
+        bookings = bookings.filter(channel_id=channel_id)
+    found = list(bookings[:2])
+    if len(found) != 1:
+        raise BookingError(NOT_FOUND)
+    return found[0]
+
+
+def refund_policy(*, property_id, roomtype_id, rateplan_id, checkin):
+    """{"refundable", "policies"}: for each "<n>d" of the property's refunds map, the percent refunded
+    for a cancellation until the end of the Korea day n days before check-in; none when the rate plan's
+    model is not refundable. Raises 3000 for an unknown rate plan."""
+    plan = _resolve(property_id, roomtype_id, rateplan_id)
+    if not plan.model.refundable:
+        return {"refundable": False, "policies": []}
+    checkin_day = checkin.astimezone(KOREA).date() if isinstance(checkin, datetime.datetime) else checkin
+    policies = []
+    refunds = plan.property.refunds or {}
+    for key in sorted(refunds, key=lambda key: -int(key[:-1])):
+        day = checkin_day - datetime.timedelta(days=int(key[:-1]))
+        until = datetime.datetime.combine(day, datetime.time(23, 59, 59), tzinfo=KOREA)
+        percent = refunds[key]
+        policies.append({"until": until.isoformat(), "percent": int(percent) if percent == int(percent) else percent})
+    return {"refundable": True, "policies": policies}
