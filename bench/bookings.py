@@ -1,0 +1,243 @@
+"""python -m bench.bookings (make bench): the vendor API's create under gunicorn, against a minimal DRF
+view on the same stack that inserts one row, measured in the same run; and the cost of verifying a
+signature. PostgreSQL when DATABASE_URL names one (as the issue asks), else SQLite. Writes
+var/bench/bookings.json."""
+
+import datetime
+import json
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC
+from pathlib import Path
+
+from bench.harness import BENCH_DIR, fresh_database, setup_django
+
+CONCURRENCY = 16
+REQUESTS = 800  # of each kind, after a warm-up
+WARM_UP = 50
+WORKERS = 4  # gunicorn processes on this 2-core machine
+NIGHTS = 30  # stays spread over 30 nights, as bookings are
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main():
+    setup_django()
+    with fresh_database() as connection:
+        stock = _prepare(connection)
+        port = _free_port()
+        server = _start_gunicorn(connection, port)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            figures = {
+                "when": datetime.datetime.now(UTC).isoformat(timespec="seconds"),
+                "database": connection.vendor,
+                "python": platform.python_version(),
+                "cpus": os.cpu_count(),
+                "gunicorn_workers": WORKERS,
+                "concurrency": CONCURRENCY,
+                "requests": REQUESTS,
+                "baseline": _load(base + "/bench/baseline", _baseline_body),
+                "create": _load(base + "/bookings", lambda n: _create_body(stock, n), signed=True),
+                "signature_us": _signature_cost(stock),
+            }
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    figures["throughput_ratio"] = round(figures["create"]["per_second"] / figures["baseline"]["per_second"], 2)
+    figures["p99_ratio"] = round(figures["create"]["p99_ms"] / figures["baseline"]["p99_ms"], 2)
+    print(report(figures))
+    BENCH_DIR.mkdir(parents=True, exist_ok=True)
+    (BENCH_DIR / "bookings.json").write_text(json.dumps(figures, indent=2) + "\n")
+
+
+def _prepare(connection):
+    """A property sellable for NIGHTS nights with more rooms than the run books, and the baseline's table."""
+    from bench.urls import BASELINE_TABLE
+    from integration.ari import korea_today
+    from integration.models import Property, RatePlan, RatePlanDay, RatePlanModel, RoomType, RoomTypeDay
+
+    prop = Property.objects.create(vendor_id="bench-stay", name="Bench stay")
+    room = RoomType.objects.create(property=prop, vendor_id="room", name="Room", max_capacity=4)
+    model = RatePlanModel.objects.create(property=prop, vendor_id="base", name="Base", type="standalone")
+    plan = RatePlan.objects.create(property=prop, room_type=room, model=model, vendor_id="room-base")
+    days = [korea_today() + datetime.timedelta(days=n) for n in range(1, NIGHTS + 2)]
+    RatePlanDay.objects.bulk_create(RatePlanDay(rate_plan=plan, date=d, rate=100_000) for d in days)
+    rooms = 10 * (REQUESTS + WARM_UP)
+    RoomTypeDay.objects.bulk_create(RoomTypeDay(room_type=room, date=d, allotment=rooms, available=rooms) for d in days)
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE TABLE {BASELINE_TABLE} (id {_serial(connection)} PRIMARY KEY, body TEXT)")
+    return {"property": prop.vendor_id, "room": room.vendor_id, "plan": plan.vendor_id, "days": days}
+
+
+def _serial(connection):
+    return "SERIAL" if connection.vendor == "postgresql" else "INTEGER"
+
+
+def _free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _start_gunicorn(connection, port):
+    """gunicorn on the bench database, as production runs the web process."""
+    settings = connection.settings_dict
+    if connection.vendor == "postgresql":
+        url = f"postgres://{settings['USER']}@{settings['HOST']}:{settings['PORT']}/{settings['NAME']}"
+    else:
+        url = f"sqlite:///{settings['NAME']}"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "bench.settings",
+        "DATABASE_URL": url,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "LOG_LEVEL": "WARNING",
+    }
+    server = subprocess.Popen(  # noqa: S603
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "bench.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(WORKERS),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return server
+        except OSError:
+            time.sleep(0.2)
+    server.terminate()
+    raise RuntimeError("gunicorn did not start")
+
+
+def _baseline_body(n):
+    return {"n": n, "guest": {"name": "Kim Minji", "adults": 2}}
+
+
+def _create_body(stock, n):
+    from integration.ari import KOREA
+
+    night = stock["days"][n % NIGHTS]
+    checkin = datetime.datetime.combine(night, datetime.time(15), tzinfo=KOREA)
+    checkout = datetime.datetime.combine(night + datetime.timedelta(days=1), datetime.time(11), tzinfo=KOREA)
+    return {
+        "channel_id": 7,
+        "channel_name": "Channel Seven",
+        "channel_booking_number": f"CH-{n}",
+        "gds_booking_number": f"G-{n}",
+        "gds_sub_booking_number": f"G-{n}-1",
+        "property_id": stock["property"],
+        "roomtype_id": stock["room"],
+        "rateplan_id": stock["plan"],
+        "checkin": checkin.isoformat(),
+        "checkout": checkout.isoformat(),
+        "currency": "KRW",
+        "amount": 100_000,
+        "total_amount": 110_000,
+        "net_price": 95_000,
+        "payment_type": "prepayment",
+        "guest": {"name": "Kim Minji", "adults": 2, "children": 0, "infants": 0, "pets": 0, "cars": 1},
+        "booker": {"name": "Kim Minji", "email": "minji@example.com", "phone": "010-1234-5678"},
+        "reserved_at": "2026-11-20T10:00:00+09:00",
+    }
+
+
+def _signed_headers(raw, n):
+    """The hub's headers: bearer token and a Standard Webhooks signature over the raw body."""
+    from django.conf import settings
+    from standardwebhooks.webhooks import Webhook
+
+    msg_id, now = f"msg_bench_{n}", datetime.datetime.now(UTC)
+    return {
+        "Authorization": f"Bearer {settings.VENDOR_API_TOKEN}",
+        "webhook-id": msg_id,
+        "webhook-timestamp": str(int(now.timestamp())),
+        "webhook-signature": Webhook(settings.VENDOR_API_SECRETS[0]).sign(msg_id, now, raw),
+    }
+
+
+def _load(url, body_of, *, signed=False):
+    """REQUESTS posts at CONCURRENCY (after a warm-up): throughput, latency percentiles, statuses."""
+    import threading
+
+    import requests
+
+    local = threading.local()
+
+    def post(n):
+        session = getattr(local, "session", None) or requests.Session()
+        local.session = session
+        raw = json.dumps(body_of(n))
+        headers = {"Content-Type": "application/json", **(_signed_headers(raw, n) if signed else {})}
+        started = time.perf_counter()
+        response = session.post(url, data=raw.encode(), headers=headers, timeout=30)
+        return time.perf_counter() - started, response.status_code
+
+    with ThreadPoolExecutor(CONCURRENCY) as pool:
+        list(pool.map(post, range(WARM_UP)))
+        started = time.perf_counter()
+        results = list(pool.map(post, range(WARM_UP, WARM_UP + REQUESTS)))
+        seconds = time.perf_counter() - started
+    latencies = sorted(latency for latency, _status in results)
+    statuses = {}
+    for _latency, status in results:
+        statuses[str(status)] = statuses.get(str(status), 0) + 1
+    return {
+        "per_second": round(REQUESTS / seconds, 1),
+        "p50_ms": round(1000 * statistics.median(latencies), 1),
+        "p99_ms": round(1000 * latencies[int(0.99 * len(latencies)) - 1], 1),
+        "statuses": statuses,
+    }
+
+
+def _signature_cost(stock):
+    """Microseconds to verify one create's signature (standardwebhooks, as the vendor API does)."""
+    from django.conf import settings
+    from standardwebhooks.webhooks import Webhook
+
+    raw = json.dumps(_create_body(stock, 0))
+    headers = _signed_headers(raw, 0)
+    webhook = Webhook(settings.VENDOR_API_SECRETS[0])
+    rounds = 5000
+    started = time.perf_counter()
+    for _ in range(rounds):
+        webhook.verify(raw, headers)
+    return round(1e6 * (time.perf_counter() - started) / rounds, 1)
+
+
+def report(figures):
+    """The figures as a table for a terminal."""
+    base, create = figures["baseline"], figures["create"]
+    lines = [
+        f"Booking benchmark: {figures['database']}, gunicorn x{figures['gunicorn_workers']},"
+        f" {figures['concurrency']} concurrent clients, {figures['requests']} requests each",
+        f"  {'':36}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}  statuses",
+        f"  {'baseline: DRF view inserting a row':36}{base['per_second']:>8}{base['p50_ms']:>9}{base['p99_ms']:>9}"
+        f"  {base['statuses']}",
+        f"  {'POST /bookings (signed create)':36}{create['per_second']:>8}{create['p50_ms']:>9}"
+        f"{create['p99_ms']:>9}  {create['statuses']}",
+        f"  throughput {figures['throughput_ratio']} of the baseline (goal >= 0.7);"
+        f" p99 {figures['p99_ratio']}x the baseline's (goal <= 2)",
+        f"  signature verification: {figures['signature_us']} us per call",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
