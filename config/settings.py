@@ -53,6 +53,8 @@ INSTALLED_APPS = [
 ]
 
 HUB_SANDBOX_ENABLED = env.bool("HUB_SANDBOX_ENABLED", default=False)
+#: Where the sandbox, selling as the hub would (manage.py sandbox_sell), calls our vendor API.
+HUB_SANDBOX_VENDOR_URL = env.str("HUB_SANDBOX_VENDOR_URL", default="http://127.0.0.1:8000").rstrip("/")
 if HUB_SANDBOX_ENABLED:
     INSTALLED_APPS.append("hubsandbox")
 

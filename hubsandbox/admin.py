@@ -19,7 +19,9 @@ from .models import (
     SandboxRateplanModel,
     SandboxRequest,
     SandboxRoomtype,
+    SandboxSale,
 )
+from .sales import SaleImpossible, sell
 
 
 def _pretty(value) -> str:
@@ -106,6 +108,57 @@ class SandboxRateplanAdmin(HubContentAdmin):
     list_select_related = ["property", "roomtype", "rateplan_model"]
     list_filter = ["property"]
     search_fields = ["vendor_id", "property__vendor_id", "roomtype__vendor_id"]
+    actions = ["sell_a_room"]
+
+    @admin.action(description=_("Sell a room as the hub would (tomorrow, one night, confirmed)"))
+    def sell_a_room(self, request, queryset):
+        for rateplan in queryset.select_related("property", "roomtype"):
+            ids = {
+                "property_id": rateplan.property.vendor_id,
+                "roomtype_id": rateplan.roomtype.vendor_id,
+                "rateplan_id": rateplan.vendor_id,
+            }
+            try:
+                result = sell(**ids)
+            except SaleImpossible:
+                self.message_user(request, _("%(plan)s: no rates for tomorrow.") % {"plan": rateplan}, messages.WARNING)
+                continue
+            except OSError as error:
+                self.message_user(
+                    request, _("%(plan)s: %(error)s") % {"plan": rateplan, "error": error}, messages.ERROR
+                )
+                continue
+            refusal = result.refusal
+            if refusal is None:
+                sale = result.sale
+                text = _("%(plan)s: sold %(number)s (%(status)s).")
+                self.message_user(request, text % {"plan": rateplan, "number": sale, "status": sale.status})
+            else:
+                text = _("%(plan)s: %(step)s refused: %(code)s %(error)s")
+                values = {
+                    "plan": rateplan,
+                    "step": refusal.name,
+                    "code": refusal.answer.get("code", refusal.status),
+                    "error": refusal.answer.get("error", ""),
+                }
+                self.message_user(request, text % values, messages.WARNING)
+
+
+@admin.register(SandboxSale)
+class SandboxSaleAdmin(SandboxReadOnlyAdmin):
+    """Bookings the sandbox sold as the hub, with the vendor's last answer."""
+
+    list_display = ["vendor_booking_number", "gds_sub_booking_number", "rateplan", "status", "created_at"]
+    list_select_related = ["rateplan"]
+    list_filter = ["status"]
+    search_fields = ["vendor_booking_number", "gds_booking_number", "gds_sub_booking_number"]
+    fields = ["vendor_booking_number", "gds_booking_number", "gds_sub_booking_number", "status", "answer_json"]
+    readonly_fields = ["answer_json"]
+    list_defer = ("booking",)
+
+    @admin.display(description=_("vendor's answer"))
+    def answer_json(self, obj):
+        return _pretty(obj.booking)
 
 
 @admin.register(SandboxRequest)

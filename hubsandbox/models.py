@@ -301,3 +301,33 @@ class SandboxLicenseHistory(models.Model):
 
     def __str__(self):
         return f"#{self.license_id} {self.status}"
+
+
+# --- Bookings the sandbox sold as the hub (hub-contract.md section 3; operation 19) ------------------
+
+
+class SandboxSale(models.Model):
+    """A booking the sandbox sold through our vendor API, as the hub would: the last booking answer the
+    vendor API gave for it. Only sales the vendor accepted (create answered 200) are stored."""
+
+    rateplan = models.ForeignKey(
+        SandboxRateplan,
+        verbose_name=_("rate plan"),
+        on_delete=models.CASCADE,
+        related_name="sales",
+    )
+    vendor_booking_number = models.CharField(_("vendor booking number"), max_length=20, unique=True)
+    gds_booking_number = models.CharField(_("hub booking number"), max_length=100)
+    gds_sub_booking_number = models.CharField(_("hub sub-booking number"), max_length=100, unique=True)
+    status = models.CharField(_("status"), max_length=16)
+    booking = models.JSONField(_("vendor's answer"), default=dict, help_text=_("The last booking answer."))
+    created_at = models.DateTimeField(_("sold at"), default=timezone.now, db_index=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("hub sale")
+        verbose_name_plural = _("hub sales")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"{self.vendor_booking_number} ({self.status})"

@@ -6,7 +6,7 @@ it answers any other path with the hub's JSON 404.
 
 from django.urls import path, re_path
 
-from . import views, views_ari, views_licenses
+from . import views, views_ari, views_bookings, views_licenses
 
 app_name = "hubsandbox"
 
@@ -38,5 +38,6 @@ urlpatterns = [
     path(f"{_PROPERTY}/roomtypes/<str:roomtype_id>/ari/avails", views_ari.AvailsView.as_view(), name="roomtype-avails"),
     path(f"{_PROPERTY}/licenses", views_licenses.LicenseCollectionView.as_view(), name="licenses"),
     path(f"{_PROPERTY}/licenses/<int:license_id>", views_licenses.LicenseView.as_view(), name="license"),
+    path("gds/vendor/booking/<str:number>", views_bookings.BookingLookupView.as_view(), name="booking"),
     re_path(r"^.*$", views.UnknownPathView.as_view(), name="unknown"),
 ]

@@ -1,0 +1,271 @@
+"""The sandbox as the hub's booking side: it sells a room through our vendor API the way the hub would
+(refund-policy lookup, signed create, confirm; optionally modify or cancel), keeps what it sold, and
+answers GET /gds/vendor/booking/{n} (operation 19) from it.
+
+The amount is the hub's own: the sum, over the nights, of the rates the vendor pushed to the sandbox (a
+package's price being the standalone rate plus its rate_modify).
+"""
+
+import datetime
+import json
+import uuid
+from dataclasses import dataclass, field
+
+import requests
+from django.conf import settings
+from django.utils import timezone
+from standardwebhooks import Webhook
+
+from .ari import KOREA, korea_today, rate_days
+from .errors import NotFound
+from .models import RateplanModelType, SandboxRateplan, SandboxSale
+
+#: Seconds the sandbox waits for each vendor API answer.
+TIMEOUT_SECONDS = 10
+THEN_CHOICES = ("confirm", "modify", "cancel")
+CHECKIN_TIME = datetime.time(15)
+CHECKOUT_TIME = datetime.time(11)
+
+
+class SaleImpossible(Exception):
+    """No call was made: the sandbox knows no rate plan, or no rates, for the asked stay."""
+
+
+class VendorClient:
+    """Calls our vendor API as the hub does: bearer token and a Standard Webhooks signature."""
+
+    def __init__(self, base_url=None, *, token=None, secret=None, timeout=TIMEOUT_SECONDS):
+        self.base_url = (base_url or settings.HUB_SANDBOX_VENDOR_URL).rstrip("/")
+        self.token = token or settings.VENDOR_API_TOKEN
+        self.webhook = Webhook(secret or settings.VENDOR_API_SECRETS[0])
+        self.timeout = timeout
+        self.session = requests.Session()
+
+    def call(self, method: str, path: str, body=None, params=None) -> tuple[int, dict]:
+        """(HTTP status, JSON answer) of one signed call; an answer that is not JSON becomes {"raw": text}."""
+        data = "" if body is None else json.dumps(body, ensure_ascii=False)
+        webhook_id = f"msg_{uuid.uuid4().hex}"
+        now = datetime.datetime.now(tz=datetime.UTC)
+        headers = {
+            "Authorization": f"Bearer {self.token}",
+            "Content-Type": "application/json",
+            "webhook-id": webhook_id,
+            "webhook-timestamp": str(int(now.timestamp())),
+            "webhook-signature": self.webhook.sign(webhook_id, now, data),
+        }
+        response = self.session.request(
+            method, self.base_url + path, data=data.encode(), params=params, headers=headers, timeout=self.timeout
+        )
+        try:
+            answer = response.json()
+        except ValueError:
+            answer = {"raw": response.text[:2000]}
+        return response.status_code, answer
+
+
+@dataclass
+class Step:
+    """One call of a sale: its name, our HTTP status and our answer."""
+
+    name: str
+    status: int
+    answer: dict
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 200
+
+
+@dataclass
+class SaleResult:
+    """What a sale did: every call in order, and the stored sale if the vendor accepted the create."""
+
+    steps: list[Step] = field(default_factory=list)
+    sale: SandboxSale | None = None
+
+    @property
+    def refusal(self) -> Step | None:
+        """The step the vendor refused (the last one), or None when every call succeeded."""
+        return self.steps[-1] if self.steps and not self.steps[-1].ok else None
+
+    @property
+    def ok(self) -> bool:
+        return self.refusal is None
+
+
+def nightly_amounts(rateplan: SandboxRateplan, nights: list[datetime.date]) -> list[dict] | None:
+    """[{date, amount}] per night from the rates the sandbox holds (common values), or None when a night
+    has no rate or is not a business day."""
+    ids = (rateplan.property.vendor_id, rateplan.roomtype.vendor_id)
+    own = rate_days(*ids, rateplan.vendor_id)
+    base = own
+    if rateplan.rateplan_model.type == RateplanModelType.PACKAGE:
+        standalone = SandboxRateplan.objects.filter(
+            roomtype=rateplan.roomtype, rateplan_model__type=RateplanModelType.STANDALONE
+        ).first()
+        base = rate_days(*ids, standalone.vendor_id) if standalone else {}
+    amounts = []
+    for night in nights:
+        day, base_day = own.get(night, {}), base.get(night, {})
+        if day.get("business_day") is False or "rate" not in base_day:
+            return None
+        if rateplan.rateplan_model.type == RateplanModelType.PACKAGE and "rate_modify" not in day:
+            return None
+        amounts.append({"date": night.isoformat(), "amount": base_day["rate"] + day.get("rate_modify", 0)})
+    return amounts
+
+
+def _rateplans(property_id=None, roomtype_id=None, rateplan_id=None):
+    queryset = SandboxRateplan.objects.select_related("property", "roomtype", "rateplan_model").order_by(
+        "property__vendor_id", "roomtype__vendor_id", "vendor_id"
+    )
+    if property_id:
+        queryset = queryset.filter(property__vendor_id=property_id)
+    if roomtype_id:
+        queryset = queryset.filter(roomtype__vendor_id=roomtype_id)
+    if rateplan_id:
+        queryset = queryset.filter(vendor_id=rateplan_id)
+    return queryset
+
+
+def _pick(rateplans, nights):
+    for rateplan in rateplans:
+        amounts = nightly_amounts(rateplan, nights)
+        if amounts is not None:
+            return rateplan, amounts
+    raise SaleImpossible("the sandbox knows no rate plan with rates for every night of this stay")
+
+
+def create_body(rateplan, *, checkin, nights, amounts, adults, channel_id=1, channel_name="Sandbox channel"):
+    """The create body the hub sends for one room (contract section 3)."""
+    number = uuid.uuid4().hex[:12].upper()
+    amount = sum(item["amount"] for item in amounts)
+    return {
+        "channel_id": channel_id,
+        "channel_name": channel_name,
+        "channel_booking_number": f"SBX-CH-{number}",
+        "gds_booking_number": f"SBX-{number}",
+        "gds_sub_booking_number": f"SBX-{number}-1",
+        "property_id": rateplan.property.vendor_id,
+        "roomtype_id": rateplan.roomtype.vendor_id,
+        "rateplan_id": rateplan.vendor_id,
+        "type": "overnight",
+        "checkin": datetime.datetime.combine(checkin, CHECKIN_TIME, tzinfo=KOREA).isoformat(),
+        "checkout": datetime.datetime.combine(
+            checkin + datetime.timedelta(days=nights), CHECKOUT_TIME, tzinfo=KOREA
+        ).isoformat(),
+        "currency": "KRW",
+        "amount": amount,
+        "rates": amounts,
+        "total_amount": amount,
+        "net_price": amount,
+        "payment_type": "prepayment",
+        "guest": {"name": "Sandbox Guest", "adults": adults, "children": 0, "infants": 0, "pets": 0, "cars": 0},
+        "booker": {"name": "Sandbox Guest", "email": "guest@example.com", "phone": "010-0000-0000"},
+        "reserved_at": timezone.now().astimezone(KOREA).isoformat(timespec="seconds"),
+    }
+
+
+def sell(
+    *,
+    property_id=None,
+    roomtype_id=None,
+    rateplan_id=None,
+    checkin=None,
+    nights=1,
+    adults=2,
+    then="confirm",
+    client=None,
+) -> SaleResult:
+    """Sells one room as the hub would and returns every step. The first rate plan (in id order) that
+    matches the given ids and has rates for every night is sold; checkin defaults to tomorrow in Korea.
+    Raises SaleImpossible when there is none (no call made)."""
+    if then not in THEN_CHOICES:
+        raise ValueError(f"then must be one of {THEN_CHOICES}")
+    if nights < 1:
+        raise SaleImpossible("a stay has at least one night")
+    checkin = checkin or korea_today() + datetime.timedelta(days=1)
+    night_dates = [checkin + datetime.timedelta(days=n) for n in range(nights)]
+    rateplan, amounts = _pick(_rateplans(property_id, roomtype_id, rateplan_id), night_dates)
+    client = client or VendorClient()
+    body = create_body(rateplan, checkin=checkin, nights=nights, amounts=amounts, adults=adults)
+    result = SaleResult()
+
+    def step(name, method, path, payload=None, params=None):
+        status, answer = client.call(method, path, payload, params)
+        result.steps.append(Step(name, status, answer))
+        if status == 200 and result.sale is not None and "vendor_booking_number" in answer:
+            result.sale.status, result.sale.booking = answer["status"], answer
+            result.sale.save(update_fields=["status", "booking", "updated_at"])
+        return status == 200
+
+    policy_query = {key: body[key] for key in ("property_id", "roomtype_id", "rateplan_id", "checkin", "checkout")}
+    if not step("refund-policy", "GET", "/refund-policy", params=policy_query):
+        return result
+    if not step("create", "POST", "/bookings", body):
+        return result
+    created = result.steps[-1].answer
+    result.sale = SandboxSale.objects.create(
+        rateplan=rateplan,
+        vendor_booking_number=created["vendor_booking_number"],
+        gds_booking_number=body["gds_booking_number"],
+        gds_sub_booking_number=body["gds_sub_booking_number"],
+        status=created["status"],
+        booking=created,
+    )
+    path = f"/bookings/{created['vendor_booking_number']}"
+    if not step("confirm", "PUT", f"{path}/confirm"):
+        return result
+    if then == "modify":
+        step("modify", "PUT", f"{path}/modify", {"special_comment": "Late arrival, around 22:00", "visit_type": "car"})
+    elif then == "cancel":
+        step("cancel", "POST", f"{path}/cancel")
+    return result
+
+
+#: Optional keys of the spec's Booking (single retrieval response), omitted when empty.
+_OPTIONAL = ("type", "channel_booking_number", "rateplan_id", "special_comment", "visit_type", "secondary_channel")
+_COPIED = (
+    "status",
+    "type",
+    "channel_id",
+    "channel_name",
+    "channel_booking_number",
+    "gds_booking_number",
+    "gds_sub_booking_number",
+    "property_id",
+    "roomtype_id",
+    "rateplan_id",
+    "checkin",
+    "checkout",
+    "currency",
+    "amount",
+    "total_amount",
+    "net_price",
+    "payment_type",
+    "guest",
+    "booker",
+    "reserved_at",
+    "confirmed_at",
+    "canceled_at",
+    "special_comment",
+    "visit_type",
+    "secondary_channel",
+)
+
+
+def booking_lookup(number: str) -> dict:
+    """GET /gds/vendor/booking/{vendor_booking_number}: the spec's Booking (single retrieval response)
+    of a booking the sandbox sold; NotFound otherwise."""
+    sale = SandboxSale.objects.filter(vendor_booking_number=number).first()
+    if sale is None:
+        raise NotFound(f"booking {number}: not found")
+    booking = sale.booking
+    answer = {"error": "", "bookingNumber": sale.vendor_booking_number}
+    answer.update({key: booking.get(key) for key in _COPIED})
+    answer["update_at"] = booking.get("updated_at")
+    answer["request_at"] = timezone.now().astimezone(KOREA).isoformat()
+    for key in _OPTIONAL:
+        if answer[key] in (None, ""):
+            del answer[key]
+    return answer

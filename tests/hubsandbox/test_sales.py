@@ -1,0 +1,146 @@
+"""The sandbox sells rooms through the real vendor API over HTTP, as the hub would (issue 5, item 7)."""
+
+import pytest
+import requests
+from django.core.management import CommandError, call_command
+from django.db import transaction
+
+from bookings.models import Booking
+from hubsandbox import sales
+from hubsandbox.models import SandboxSale
+from integration.ari import AriEdit, DateRange, Operation, ari_edit_apply
+from integration.models import RoomTypeDay
+from integration.sync.batch import sync_pending
+from tests.factories import PropertyFactory, hub_content
+from tests.integration.ari_factories import day
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+RATE = 100_000
+PACKAGE_PRICE = 130_000
+
+
+def edit(**kwargs):
+    with transaction.atomic():
+        ari_edit_apply(AriEdit(**kwargs))
+
+
+@pytest.fixture
+def hub_side(live_server, settings):
+    settings.HUB_SANDBOX_VENDOR_URL = live_server.url
+    settings.HUB_BASE_URL = live_server.url + "/sandbox"
+    return live_server
+
+
+def seed(*, rooms=3):
+    """Content, rates and availability for the next ten days, pushed to the sandbox."""
+    prop = PropertyFactory()
+    room_type, _standalone_model, _package_model, (standalone, package) = hub_content(prop)
+    sync_pending(full=True)
+    days = (DateRange(day(1), day(10)),)
+    edit(ranges=days, operation=Operation.SET, value=RATE, rate_plans=(standalone,))
+    edit(ranges=days, operation=Operation.SET, value=PACKAGE_PRICE, rate_plans=(package,))
+    edit(ranges=days, operation=Operation.SET_AVAILABILITY, value=rooms, room_types=(room_type,))
+    sync_pending()
+    return room_type, standalone, package
+
+
+def stock(room_type, date):
+    return RoomTypeDay.objects.values("held", "taken", "available").get(room_type=room_type, date=date)
+
+
+def test_a_sale_creates_then_confirms_and_takes_the_room(hub_side):
+    room_type, standalone, _package = seed()
+
+    result = sales.sell(rateplan_id=standalone.vendor_id, nights=2)
+
+    assert [(s.name, s.status) for s in result.steps] == [("refund-policy", 200), ("create", 200), ("confirm", 200)]
+    assert result.steps[1].answer["status"] == "pending"
+    assert result.steps[1].answer["amount"] == 2 * RATE
+    booking = Booking.objects.get(vendor_booking_number=result.sale.vendor_booking_number)
+    assert booking.status == "confirmed"
+    assert stock(room_type, day(1)) == {"held": 0, "taken": 1, "available": 2}
+    assert stock(room_type, day(2)) == {"held": 0, "taken": 1, "available": 2}
+    assert SandboxSale.objects.get().status == "confirmed"
+
+
+def test_a_package_is_sold_at_the_standalone_rate_plus_its_difference(hub_side):
+    _room_type, _standalone, package = seed()
+
+    result = sales.sell(rateplan_id=package.vendor_id)
+
+    assert result.ok
+    assert result.steps[1].answer["amount"] == PACKAGE_PRICE
+
+
+def test_the_hub_lookup_answers_the_sold_booking_in_the_spec_shape(hub_side, settings):
+    _room_type, standalone, _package = seed()
+    sale = sales.sell(rateplan_id=standalone.vendor_id).sale
+
+    url = f"{hub_side.url}/sandbox/gds/vendor/booking/{sale.vendor_booking_number}"
+    answer = requests.get(url, headers={"Authorization": settings.HUB_API_TOKEN}, timeout=10)
+
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["error"] == ""
+    assert body["bookingNumber"] == sale.vendor_booking_number
+    assert body["status"] == "confirmed"
+    assert body["rateplan_id"] == standalone.vendor_id
+    assert body["confirmed_at"] is not None
+    assert body["canceled_at"] is None
+    assert {"update_at", "request_at", "guest", "booker", "net_price", "channel_booking_number"} <= body.keys()
+    for absent in ("special_comment", "visit_type", "secondary_channel", "rates", "vendor_booking_number"):
+        assert absent not in body
+    unknown = requests.get(url + "x", headers={"Authorization": settings.HUB_API_TOKEN}, timeout=10)
+    assert unknown.status_code == 404
+    assert requests.get(url, timeout=10).status_code == 401
+
+
+def test_modify_is_reflected_in_the_lookup(hub_side, settings):
+    _room_type, standalone, _package = seed()
+    sale = sales.sell(rateplan_id=standalone.vendor_id, then="modify").sale
+
+    body = sales.booking_lookup(sale.vendor_booking_number)
+
+    assert body["special_comment"] == "Late arrival, around 22:00"
+    assert body["visit_type"] == "car"
+
+
+def test_then_cancel_releases_the_room(hub_side):
+    room_type, standalone, _package = seed()
+
+    result = sales.sell(rateplan_id=standalone.vendor_id, then="cancel")
+
+    assert [s.name for s in result.steps] == ["refund-policy", "create", "confirm", "cancel"]
+    assert result.ok
+    assert Booking.objects.get().status == "canceled"
+    assert stock(room_type, day(1)) == {"held": 0, "taken": 0, "available": 3}
+    assert sales.booking_lookup(result.sale.vendor_booking_number)["status"] == "canceled"
+
+
+def test_no_availability_is_our_4000_refusal_and_nothing_is_sold(hub_side):
+    _room_type, standalone, _package = seed(rooms=0)
+
+    result = sales.sell(rateplan_id=standalone.vendor_id)
+
+    assert result.refusal.name == "create"
+    assert result.refusal.status == 409
+    assert result.refusal.answer == {"code": "4000", "error": "No rooms available for booking"}
+    assert result.sale is None
+    assert not SandboxSale.objects.exists()
+    assert not Booking.objects.exists()
+
+
+def test_the_command_exit_code(hub_side, capsys):
+    _room_type, standalone, _package = seed(rooms=1)
+
+    call_command("sandbox_sell", "--rateplan", standalone.vendor_id)
+    assert "confirm: 200" in capsys.readouterr().out
+    with pytest.raises(CommandError, match="create refused: 4000 No rooms available for booking") as refused:
+        call_command("sandbox_sell", "--rateplan", standalone.vendor_id)
+    assert refused.value.returncode == 1
+
+
+def test_nothing_to_sell_makes_no_call(hub_side):
+    with pytest.raises(sales.SaleImpossible):
+        sales.sell()
