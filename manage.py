@@ -12,6 +12,11 @@ def main():
     from django.core.management import execute_from_command_line
 
     try:
+        # Load the settings here: Django's command runner would set a configuration error aside and fail
+        # later with an unrelated "apps aren't loaded" traceback.
+        from django.conf import settings
+
+        settings.INSTALLED_APPS  # noqa: B018
         execute_from_command_line(sys.argv)
     except ImproperlyConfigured as exc:
         # A configuration mistake is the operator's to fix: say which, without a traceback.

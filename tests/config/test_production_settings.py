@@ -67,3 +67,20 @@ def test_development_mode_starts_with_embedded_defaults():
     result = manage("check", env={"DJANGO_DEBUG": "true"})
 
     assert result.returncode == 0, result.stderr
+
+
+def test_a_bare_environment_gets_the_message_not_a_traceback():
+    """With nothing set at all (as a fresh shell or a hook runs it), every command names what is missing."""
+    result = subprocess.run(
+        [sys.executable, "manage.py", "makemigrations", "--check", "--dry-run"],
+        cwd=ROOT,
+        env={"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+    assert result.returncode != 0
+    assert "vendorhub cannot start: DJANGO_SECRET_KEY must be set" in result.stderr
+    assert "Traceback" not in result.stderr
