@@ -56,14 +56,12 @@ def stay_nights(*, checkin, checkout, stay_type):
 
 def _resolve(property_id, roomtype_id, rateplan_id):
     """The property, room type and rate plan by their vendor ids; 3000 when any is unknown."""
-    plan = (
-        RatePlan.objects.select_related("property", "room_type", "model")
-        .filter(property__vendor_id=property_id, room_type__vendor_id=roomtype_id, vendor_id=rateplan_id)
-        .first()
-    )
-    if plan is None:
-        raise BookingError(BAD_INPUT)
-    return plan
+    try:
+        return RatePlan.objects.select_related("property", "room_type", "model").get(
+            property__vendor_id=property_id, room_type__vendor_id=roomtype_id, vendor_id=rateplan_id
+        )
+    except RatePlan.DoesNotExist:
+        raise BookingError(BAD_INPUT) from None
 
 
 def _check_guests(room_type, adults, children):
@@ -80,14 +78,15 @@ def nightly_rates(plan, nights):
     plan's rate of the same room type and day plus the package's difference."""
     if ContentStatus.DISABLED in (plan.status, plan.room_type.status, plan.property.status):
         raise BookingError(NO_ROOMS)
-    days = {day.date: day for day in RatePlanDay.objects.filter(rate_plan=plan, date__in=nights)}
+    # Unordered: the model's default order would join up to the property only to sort.
+    days = {day.date: day for day in RatePlanDay.objects.filter(rate_plan=plan, date__in=nights).order_by()}
     base = {}
     if plan.model.type == RatePlanType.PACKAGE:
         base = {
             day.date: day.rate
             for day in RatePlanDay.objects.filter(
                 rate_plan__room_type=plan.room_type, rate_plan__model__type=RatePlanType.STANDALONE, date__in=nights
-            )
+            ).order_by()
         }
     rates = {}
     for night in nights:
@@ -131,9 +130,23 @@ def booking_create(*, payload):
     existing booking returns it with created False and holds nothing. Raises BookingError (3000, 4000
     to 4003)."""
     digest = content_digest(payload)
-    existing = _duplicate(payload, digest)
-    if existing is not None:
-        return existing, False
+    try:
+        return _create_holding(payload, digest), True
+    except (BookingError, IntegrityError) as error:
+        # The database's unique constraints, not a lookup first, tell a new booking from a repeat: only
+        # a create that failed can be one. A retry gets its booking whatever changed since, a number
+        # reused with other content 3000, as before anything else is checked.
+        existing = _duplicate(payload, digest)
+        if existing is not None:
+            return existing, False
+        if isinstance(error, IntegrityError):
+            raise BookingError(BAD_INPUT) from None
+        raise
+
+
+def _create_holding(payload, digest):
+    """The new booking, holding its nights; BookingError for what the contract refuses, IntegrityError
+    when its numbers are taken."""
     plan = _resolve(payload["property_id"], payload["roomtype_id"], payload["rateplan_id"])
     stay_type = payload.get("type") or Booking.Type.OVERNIGHT
     nights = stay_nights(checkin=payload["checkin"], checkout=payload["checkout"], stay_type=stay_type)
@@ -182,13 +195,7 @@ def booking_create(*, payload):
             inventory_hold(room_type=plan.room_type, dates=nights)
     except NoRoomsAvailable:
         raise BookingError(NO_ROOMS) from None
-    except IntegrityError:
-        # A concurrent create with the same numbers committed first: answer as for a retry.
-        existing = _duplicate(payload, digest)
-        if existing is not None:
-            return existing, False
-        raise BookingError(BAD_INPUT) from None
-    return booking, True
+    return booking
 
 
 def _nights(booking):

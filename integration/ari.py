@@ -24,7 +24,7 @@ from .models import (
     RoomType,
     RoomTypeDay,
 )
-from .sync.outbox import sync_mark_changed, sync_state_ensure
+from .sync.outbox import sync_state_changed, sync_state_ensure
 
 KOREA = ZoneInfo("Asia/Seoul")
 #: The hub takes dates from today (Korea time) to today + 730 days (contract section 2).
@@ -234,7 +234,7 @@ def ari_mark_dirty(target, *, kind, dates):
     AriDirtyRange.objects.bulk_create(
         AriDirtyRange(state=state, date_from=r.start, date_to=r.end) for r in ranges_of(dates)
     )
-    sync_mark_changed(target, kind=kind)
+    sync_state_changed(state)
 
 
 def _dates_by_target(changes):

@@ -35,7 +35,11 @@ def sync_state_ensure(obj, *, kind=None):
 def sync_mark_changed(obj, *, kind=None):
     """Record, in the caller's transaction, that the hub should get obj's current state, and queue the
     send for after the commit. Call it from every service that changes what the hub sees of obj."""
-    state = sync_state_ensure(obj, kind=kind)
+    return sync_state_changed(sync_state_ensure(obj, kind=kind))
+
+
+def sync_state_changed(state):
+    """sync_mark_changed for an outbox row the caller already has."""
     SyncState.objects.filter(pk=state.pk).update(
         version=F("version") + 1, status=SyncStatus.PENDING, failures=0, next_attempt_at=None
     )

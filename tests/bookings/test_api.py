@@ -5,6 +5,7 @@ import datetime
 import json
 
 import pytest
+from django.db.models import F
 from django.test import override_settings
 from django.utils import timezone
 from rest_framework.exceptions import Throttled
@@ -148,6 +149,20 @@ def test_the_same_sub_booking_again_is_the_same_booking_and_holds_nothing_twice(
     assert again.json() == first.json()
     assert Booking.objects.count() == 1
     assert stock(room_type)[0][2] == 1
+
+
+def test_a_retry_gets_its_booking_even_when_what_it_booked_is_gone_since(hub_client, content):
+    room_type, standalone, _package = content
+    body = create_body(standalone)
+    first = create(hub_client, body)
+    RoomTypeDay.objects.filter(room_type=room_type).update(allotment=F("held") + F("taken"), available=0)
+    assert create(hub_client, body).json() == first.json()
+    standalone.status = "disabled"
+    standalone.save()
+    assert create(hub_client, body).json() == first.json()
+    # Other content under the same number is still refused as such, before the missing stock.
+    assert_error(create(hub_client, body | {"total_amount": 1}), "3000")
+    assert Booking.objects.count() == 1
 
 
 def test_the_same_sub_booking_with_other_content_or_a_known_channel_number_is_3000(hub_client, content):
