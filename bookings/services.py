@@ -27,7 +27,7 @@ from .api.errors import (
     TOO_MANY_GUESTS,
     BookingError,
 )
-from .models import Booking
+from .models import Booking, InboundCall
 
 #: The longest stay one booking may hold (nights).
 MAX_NIGHTS = 365
@@ -309,6 +309,26 @@ def bookings_release_expired(*, now=None):
                 _release(booking)
                 released += 1
     return released
+
+
+#: Rows the call log deletes per statement, so that no delete holds its locks for long.
+PURGE_BATCH = 5000
+
+
+def inbound_calls_purge(*, now=None):
+    """Delete the call log's rows older than VENDOR_API_CALL_LOG_DAYS (0 keeps them all), a batch at a
+    time. Returns how many."""
+    if settings.VENDOR_API_CALL_LOG_DAYS <= 0:
+        return 0
+    cutoff = (now or timezone.now()) - datetime.timedelta(days=settings.VENDOR_API_CALL_LOG_DAYS)
+    purged = 0
+    while True:
+        batch = list(
+            InboundCall.objects.filter(created_at__lt=cutoff).order_by("pk").values_list("pk", flat=True)[:PURGE_BATCH]
+        )
+        if not batch:
+            return purged
+        purged += InboundCall.objects.filter(pk__in=batch).delete()[0]
 
 
 LOOKUP_TYPES = ("vendor_booking_number", "channel_booking_number", "gds_sub_booking_number")

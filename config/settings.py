@@ -55,6 +55,9 @@ INSTALLED_APPS = [
 HUB_SANDBOX_ENABLED = env.bool("HUB_SANDBOX_ENABLED", default=False)
 #: Where the sandbox, selling as the hub would (manage.py sandbox_sell), calls our vendor API.
 HUB_SANDBOX_VENDOR_URL = env.str("HUB_SANDBOX_VENDOR_URL", default="http://127.0.0.1:8000").rstrip("/")
+#: How often the sandbox sells a room as the hub would, so that the demo shows bookings arriving
+#: (seconds; 0: never).
+HUB_SANDBOX_SELL_SECONDS = env.float("HUB_SANDBOX_SELL_SECONDS", default=120.0)
 if HUB_SANDBOX_ENABLED:
     INSTALLED_APPS.append("hubsandbox")
 
@@ -147,7 +150,13 @@ CELERY_BEAT_SCHEDULE = {
     "hub-license-refresh": {"task": "licenses.tasks.license_requests_refresh_open_task", "schedule": 10 * 60.0},
     # Pending holds older than BOOKING_HOLD_MINUTES are released within a minute of expiring.
     "bookings-release-expired": {"task": "bookings.tasks.bookings_release_expired_task", "schedule": 60.0},
+    "bookings-call-log-purge": {"task": "bookings.tasks.inbound_calls_purge_task", "schedule": 24 * 60 * 60.0},
 }
+if HUB_SANDBOX_ENABLED and HUB_SANDBOX_SELL_SECONDS > 0:
+    CELERY_BEAT_SCHEDULE["sandbox-sell"] = {
+        "task": "hubsandbox.tasks.sandbox_sell_task",
+        "schedule": HUB_SANDBOX_SELL_SECONDS,
+    }
 # Publishing must not hang a request when the broker is down: the outbox row stays pending and the
 # sweeper queues it once the broker is back.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
@@ -181,6 +190,8 @@ VENDOR_API_SECRETS = [
 ]
 VENDOR_API_ALLOWED_IPS = env.list("VENDOR_API_ALLOWED_IPS", default=[])
 BOOKING_HOLD_MINUTES = env.int("BOOKING_HOLD_MINUTES", default=30)
+# The vendor API's call log is kept this many days (0: for ever), then deleted by a daily task.
+VENDOR_API_CALL_LOG_DAYS = env.int("VENDOR_API_CALL_LOG_DAYS", default=180)
 
 # --- Authentication, internationalisation, static files ----------------------------------------
 

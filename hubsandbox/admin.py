@@ -132,7 +132,8 @@ class SandboxRateplanAdmin(HubContentAdmin):
             if refusal is None:
                 sale = result.sale
                 text = _("%(plan)s: sold %(number)s (%(status)s).")
-                self.message_user(request, text % {"plan": rateplan, "number": sale, "status": sale.status})
+                values = {"plan": rateplan, "number": sale.vendor_booking_number, "status": sale.status}
+                self.message_user(request, text % values)
             else:
                 text = _("%(plan)s: %(step)s refused: %(code)s %(error)s")
                 values = {

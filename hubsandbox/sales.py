@@ -8,6 +8,8 @@ package's price being the standalone rate plus its rate_modify).
 
 import datetime
 import json
+import logging
+import random
 import uuid
 from dataclasses import dataclass, field
 
@@ -20,11 +22,17 @@ from .ari import KOREA, korea_today, rate_days
 from .errors import NotFound
 from .models import RateplanModelType, SandboxRateplan, SandboxSale
 
+logger = logging.getLogger(__name__)
+
 #: Seconds the sandbox waits for each vendor API answer.
 TIMEOUT_SECONDS = 10
 THEN_CHOICES = ("confirm", "modify", "cancel")
 CHECKIN_TIME = datetime.time(15)
 CHECKOUT_TIME = datetime.time(11)
+#: How far ahead, how long and what next a random sale picks (the demo's bookings arriving).
+RANDOM_CHECKIN_DAYS = 14
+RANDOM_MAX_NIGHTS = 3
+RANDOM_THEN_WEIGHTS = {"confirm": 8, "modify": 1, "cancel": 1}
 
 
 class SaleImpossible(Exception):
@@ -221,6 +229,34 @@ def sell(
     elif then == "cancel":
         step("cancel", "POST", f"{path}/cancel")
     return result
+
+
+def sell_at_random(*, rng=None, client=None) -> SaleResult | None:
+    """Sells one room of a random rate plan the sandbox holds, for a random stay in the next
+    RANDOM_CHECKIN_DAYS days, then mostly confirms it (sometimes modifies or cancels): what the demo
+    shows arriving. None, with the reason logged, when there is nothing to sell or our vendor API cannot
+    be reached (the web process is not up yet)."""
+    rng = rng or random.Random()  # noqa: S311 - a demo's choice, not a secret
+    plans = list(_rateplans().values_list("property__vendor_id", "roomtype__vendor_id", "vendor_id"))
+    if not plans:
+        logger.info("sandbox sale: the sandbox holds no rate plan yet")
+        return None
+    property_id, roomtype_id, rateplan_id = rng.choice(plans)
+    try:
+        return sell(
+            property_id=property_id,
+            roomtype_id=roomtype_id,
+            rateplan_id=rateplan_id,
+            checkin=korea_today() + datetime.timedelta(days=rng.randint(1, RANDOM_CHECKIN_DAYS)),
+            nights=rng.randint(1, RANDOM_MAX_NIGHTS),
+            then=rng.choices(list(RANDOM_THEN_WEIGHTS), weights=list(RANDOM_THEN_WEIGHTS.values()))[0],
+            client=client,
+        )
+    except SaleImpossible as error:
+        logger.info("sandbox sale of %s: %s", rateplan_id, error)
+    except OSError as error:
+        logger.warning("sandbox sale of %s: the vendor API did not answer: %s", rateplan_id, error)
+    return None
 
 
 #: Optional keys of the spec's Booking (single retrieval response), omitted when empty.

@@ -407,3 +407,38 @@ def test_confirming_a_hold_past_its_time_releases_it_and_is_4007(hub_client, con
     assert_error(hub_client.put(f"/bookings/{number}/confirm"), "4007")
     assert Booking.objects.get().status == "canceled"
     assert stock(room_type)[0][1:] == (3, 0, 0, 3)
+
+
+def test_the_call_log_keeps_its_days_then_the_daily_task_deletes_older_calls(hub_client, content, settings):
+    from bookings.tasks import inbound_calls_purge_task
+
+    _room_type, standalone, _package = content
+    settings.VENDOR_API_CALL_LOG_DAYS = 180
+    number = create(hub_client, create_body(standalone)).json()["vendor_booking_number"]
+    hub_client.put(f"/bookings/{number}/confirm")
+    old, recent = InboundCall.objects.order_by("pk")
+    InboundCall.objects.filter(pk=old.pk).update(created_at=timezone.now() - datetime.timedelta(days=181))
+    InboundCall.objects.filter(pk=recent.pk).update(created_at=timezone.now() - datetime.timedelta(days=179))
+
+    inbound_calls_purge_task()
+
+    assert list(InboundCall.objects.values_list("pk", flat=True)) == [recent.pk]
+    assert Booking.objects.get().status == "confirmed"  # the booking outlives its calls
+    assert "bookings.tasks.inbound_calls_purge_task" in {
+        entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()
+    }
+
+
+def test_the_call_log_is_purged_in_batches_and_kept_for_ever_at_zero_days(content, settings, monkeypatch):
+    settings.VENDOR_API_CALL_LOG_DAYS = 1
+    monkeypatch.setattr(services, "PURGE_BATCH", 2)
+    InboundCall.objects.bulk_create(
+        InboundCall(method="GET", path="/refund-policy", status=200, duration_ms=1) for _ in range(5)
+    )
+    InboundCall.objects.update(created_at=timezone.now() - datetime.timedelta(days=2))
+
+    settings.VENDOR_API_CALL_LOG_DAYS = 0
+    assert services.inbound_calls_purge() == 0
+    settings.VENDOR_API_CALL_LOG_DAYS = 1
+    assert services.inbound_calls_purge() == 5
+    assert not InboundCall.objects.exists()

@@ -1,13 +1,18 @@
 """The sandbox sells rooms through the real vendor API over HTTP, as the hub would (issue 5, item 7)."""
 
+import random
+
 import pytest
 import requests
+from django.conf import settings as django_settings
+from django.contrib.messages import get_messages
 from django.core.management import CommandError, call_command
 from django.db import transaction
+from django.urls import reverse
 
 from bookings.models import Booking
 from hubsandbox import sales
-from hubsandbox.models import SandboxSale
+from hubsandbox.models import SandboxRateplan, SandboxSale
 from integration.ari import AriEdit, DateRange, Operation, ari_edit_apply
 from integration.models import RoomTypeDay
 from integration.sync.batch import sync_pending
@@ -32,12 +37,12 @@ def hub_side(live_server, settings):
     return live_server
 
 
-def seed(*, rooms=3):
-    """Content, rates and availability for the next ten days, pushed to the sandbox."""
+def seed(*, rooms=3, days=10):
+    """Content, rates and availability for the next days, pushed to the sandbox."""
     prop = PropertyFactory()
     room_type, _standalone_model, _package_model, (standalone, package) = hub_content(prop)
     sync_pending(full=True)
-    days = (DateRange(day(1), day(10)),)
+    days = (DateRange(day(1), day(days)),)
     edit(ranges=days, operation=Operation.SET, value=RATE, rate_plans=(standalone,))
     edit(ranges=days, operation=Operation.SET, value=PACKAGE_PRICE, rate_plans=(package,))
     edit(ranges=days, operation=Operation.SET_AVAILABILITY, value=rooms, room_types=(room_type,))
@@ -144,3 +149,77 @@ def test_the_command_exit_code(hub_side, capsys):
 def test_nothing_to_sell_makes_no_call(hub_side):
     with pytest.raises(sales.SaleImpossible):
         sales.sell()
+
+
+def test_the_admin_action_sells_a_room_of_each_chosen_rate_plan(hub_side, admin_client):
+    room_type, standalone, package = seed()
+    chosen = SandboxRateplan.objects.filter(vendor_id__in=[standalone.vendor_id, package.vendor_id])
+    admin_client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = "en"
+
+    response = admin_client.post(
+        reverse("admin:hubsandbox_sandboxrateplan_changelist"),
+        {"action": "sell_a_room", "_selected_action": [plan.pk for plan in chosen]},
+    )
+
+    assert response.status_code == 302
+    sold = {sale.rateplan.vendor_id: sale.vendor_booking_number for sale in SandboxSale.objects.all()}
+    assert sorted(str(message) for message in get_messages(response.wsgi_request)) == sorted(
+        f"{plan}: sold {sold[plan]} (confirmed)." for plan in (standalone.vendor_id, package.vendor_id)
+    )
+    assert Booking.objects.filter(status="confirmed").count() == 2
+    assert stock(room_type, day(1)) == {"held": 0, "taken": 2, "available": 1}
+
+
+def test_the_admin_action_says_which_plan_was_refused_and_why(hub_side, admin_client):
+    _room_type, standalone, _package = seed(rooms=0)
+    admin_client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = "en"
+
+    response = admin_client.post(
+        reverse("admin:hubsandbox_sandboxrateplan_changelist"),
+        {"action": "sell_a_room", "_selected_action": [SandboxRateplan.objects.get(vendor_id=standalone.vendor_id).pk]},
+    )
+
+    assert [(m.level_tag, str(m)) for m in get_messages(response.wsgi_request)] == [
+        ("warning", f"{standalone.vendor_id}: create refused: 4000 No rooms available for booking")
+    ]
+    assert not Booking.objects.exists()
+
+
+def test_random_sales_book_stays_in_the_next_two_weeks_as_the_demo_shows_them(hub_side):
+    seed(days=sales.RANDOM_CHECKIN_DAYS + sales.RANDOM_MAX_NIGHTS)
+
+    results = [sales.sell_at_random(rng=random.Random(n)) for n in range(8)]
+
+    assert all(result.ok for result in results)
+    for result in results:
+        assert [step.name for step in result.steps][:3] == ["refund-policy", "create", "confirm"]
+        booking = Booking.objects.get(vendor_booking_number=result.sale.vendor_booking_number)
+        assert booking.status == ("canceled" if result.steps[-1].name == "cancel" else "confirmed")
+        assert 1 <= len(booking.nights) <= sales.RANDOM_MAX_NIGHTS
+        assert day(1).isoformat() <= booking.nights[0] <= day(sales.RANDOM_CHECKIN_DAYS).isoformat()
+    # Different seeds pick different stays: the demo does not sell the same night over and over.
+    assert len({tuple(booking.nights) for booking in Booking.objects.all()}) > 1
+
+
+def test_beat_has_the_sandbox_sell_a_room_every_few_minutes(hub_side, settings):
+    from hubsandbox.tasks import sandbox_sell_task
+
+    seed(days=sales.RANDOM_CHECKIN_DAYS + sales.RANDOM_MAX_NIGHTS)
+
+    sandbox_sell_task()
+
+    assert SandboxSale.objects.count() == Booking.objects.count() == 1
+    entry = settings.CELERY_BEAT_SCHEDULE["sandbox-sell"]
+    assert (entry["task"], entry["schedule"]) == (sandbox_sell_task.name, settings.HUB_SANDBOX_SELL_SECONDS)
+
+
+def test_a_random_sale_with_nothing_to_sell_or_no_vendor_api_sells_nothing(hub_side, settings, caplog):
+    assert sales.sell_at_random() is None
+
+    seed(days=sales.RANDOM_CHECKIN_DAYS + sales.RANDOM_MAX_NIGHTS)
+    settings.HUB_SANDBOX_VENDOR_URL = "http://127.0.0.1:9"
+    assert sales.sell_at_random(rng=random.Random(1)) is None
+
+    assert "the vendor API did not answer" in caplog.text
+    assert not Booking.objects.exists()
+    assert not SandboxSale.objects.exists()
