@@ -13,7 +13,15 @@ class VendorhubAdminSite(admin.AdminSite):
     index_template = "admin/vendorhub_index.html"
 
     def index(self, request, extra_context=None):
+        from bookings.selectors import booking_counts
         from integration.selectors import property_roles_for_user
 
-        context = {"property_roles": property_roles_for_user(request.user), **(extra_context or {})}
+        property_roles = property_roles_for_user(request.user)
+        cards = [{"property": prop, "role": role} for prop, role in property_roles]
+        if request.user.has_perm("bookings.view_booking"):
+            counts = booking_counts([prop.pk for prop, _role in property_roles])
+            for card in cards:
+                arrived, pending = counts.get(card["property"].pk, (0, 0))
+                card["bookings"] = {"arrived": arrived, "pending": pending}
+        context = {"property_roles": property_roles, "property_cards": cards, **(extra_context or {})}
         return super().index(request, extra_context=context)

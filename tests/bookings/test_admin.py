@@ -1,8 +1,12 @@
 """The bookings admin: read-only, scoped by property membership, searchable and filterable, with the
 hub's calls linked from each booking."""
 
+import datetime
+
 import pytest
+from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 
 from bookings.models import Booking, InboundCall
 from integration.choices import MembershipRole
@@ -82,3 +86,24 @@ def test_the_call_log_hides_tokens_and_signatures(admin_client, booked):
     assert "webhook-id" in page.lower()
     assert "Bearer" not in page
     assert "v1," not in page
+
+
+def test_the_dashboard_counts_todays_bookings_and_pending_holds_of_each_own_property(client, booked, hub_client):
+    booking, _other_number, _body = booked  # confirmed here; the other one is pending at another property
+    hub_client.post("/bookings", create_body(booking.rate_plan))
+    client.force_login(member(booking.property, MembershipRole.STAFF))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+
+    page = client.get(reverse("admin:index")).content.decode()
+
+    assert "2 bookings received today" in page
+    assert "1 pending hold<" in page
+    pending = f"?property__id__exact={booking.property.pk}&amp;status__exact=pending"
+    assert reverse("admin:bookings_booking_changelist") + pending in page
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ko"
+    assert "오늘 받은 예약 2건" in client.get(reverse("admin:index")).content.decode()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+
+    yesterday = timezone.now() - datetime.timedelta(days=1)
+    Booking.objects.filter(pk=booking.pk).update(created_at=yesterday)
+    assert "1 booking received today" in client.get(reverse("admin:index")).content.decode()
