@@ -21,6 +21,7 @@ from bench.harness import BENCH_DIR, fresh_database, setup_django
 
 CONCURRENCY = 16
 REQUESTS = 800  # of each kind, after a warm-up
+ROUNDS = 3  # of the three kinds in turn; each kind's median round is reported
 WARM_UP = 50
 WORKERS = 4  # gunicorn processes on this 2-core machine
 NIGHTS = 30  # stays spread over 30 nights, as bookings are
@@ -35,6 +36,7 @@ def main():
         server = _start_gunicorn(connection, port)
         try:
             base = f"http://127.0.0.1:{port}"
+            meter = CpuMeter(server.pid, connection)
             figures = {
                 "when": datetime.datetime.now(UTC).isoformat(timespec="seconds"),
                 "database": connection.vendor,
@@ -43,9 +45,18 @@ def main():
                 "gunicorn_workers": WORKERS,
                 "concurrency": CONCURRENCY,
                 "requests": REQUESTS,
-                "baseline": _load(base + "/bench/baseline", _baseline_body),
-                "shell": _load(base + "/bench/shell", lambda n: _create_body(stock, n), signed=True),
-                "create": _load(base + "/bookings", lambda n: _create_body(stock, n), signed=True),
+                "rounds": ROUNDS,
+                **_rounds(
+                    {
+                        "baseline": lambda: _load(base + "/bench/baseline", _baseline_body, meter),
+                        "shell": lambda: _load(
+                            base + "/bench/shell", lambda n: _create_body(stock, n), meter, signed=True
+                        ),
+                        "create": lambda: _load(
+                            base + "/bookings", lambda n: _create_body(stock, n), meter, signed=True
+                        ),
+                    }
+                ),
                 "signature_us": _signature_cost(stock),
             }
         finally:
@@ -71,7 +82,7 @@ def _prepare(connection):
     plan = RatePlan.objects.create(property=prop, room_type=room, model=model, vendor_id="room-base")
     days = [korea_today() + datetime.timedelta(days=n) for n in range(1, NIGHTS + 2)]
     RatePlanDay.objects.bulk_create(RatePlanDay(rate_plan=plan, date=d, rate=100_000) for d in days)
-    rooms = 10 * (REQUESTS + WARM_UP)
+    rooms = 10 * ROUNDS * (REQUESTS + WARM_UP)
     RoomTypeDay.objects.bulk_create(RoomTypeDay(room_type=room, date=d, allotment=rooms, available=rooms) for d in days)
     with connection.cursor() as cursor:
         cursor.execute(f"CREATE TABLE {BASELINE_TABLE} (id {_serial(connection)} PRIMARY KEY, body TEXT)")
@@ -188,8 +199,47 @@ def _signed_headers(raw):
     }
 
 
-def _load(url, body_of, *, signed=False):
-    """REQUESTS posts at CONCURRENCY (after a warm-up): throughput, latency percentiles, statuses."""
+def _rounds(loads):
+    """Each load run ROUNDS times, the kinds in turn (so that a slow moment of the machine does not fall
+    on one kind only); for each kind, the round of median throughput."""
+    runs = {kind: [] for kind in loads}
+    for _round in range(ROUNDS):
+        for kind, load in loads.items():
+            runs[kind].append(load())
+    return {kind: sorted(found, key=lambda run: run["per_second"])[len(found) // 2] for kind, found in runs.items()}
+
+
+class CpuMeter:
+    """CPU seconds used so far by gunicorn (master and workers), the database server's processes for the
+    bench database (PostgreSQL) and this process, the load's client. Read from /proc: Linux only."""
+
+    def __init__(self, server_pid, connection):
+        self.server_pid = server_pid
+        self.database = connection.settings_dict["NAME"] if connection.vendor == "postgresql" else None
+
+    def read(self):
+        used = {"gunicorn": 0.0, "postgres": 0.0, "client": time.process_time()}
+        ticks = os.sysconf("SC_CLK_TCK")
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                # After the command's closing parenthesis: state, ppid, ... utime (12th), stime (13th).
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                command = (entry / "cmdline").read_bytes().decode(errors="replace").replace("\0", " ")
+            except OSError:  # the process ended meanwhile
+                continue
+            seconds = (int(fields[11]) + int(fields[12])) / ticks
+            if self.server_pid in (int(entry.name), int(fields[1])):
+                used["gunicorn"] += seconds
+            elif self.database and command.startswith("postgres:") and f" {self.database} " in command:
+                used["postgres"] += seconds
+        return used
+
+
+def _load(url, body_of, meter, *, signed=False):
+    """REQUESTS posts at CONCURRENCY (after a warm-up): throughput, latency percentiles, statuses, and the
+    CPU each request cost the web server, the database and the client (ms)."""
     import threading
 
     import requests
@@ -207,9 +257,9 @@ def _load(url, body_of, *, signed=False):
 
     with ThreadPoolExecutor(CONCURRENCY) as pool:
         list(pool.map(post, range(WARM_UP)))
-        started = time.perf_counter()
+        cpu_before, started = meter.read(), time.perf_counter()
         results = list(pool.map(post, range(WARM_UP, WARM_UP + REQUESTS)))
-        seconds = time.perf_counter() - started
+        seconds, cpu_after = time.perf_counter() - started, meter.read()
     latencies = sorted(latency for latency, _status in results)
     statuses = {}
     for _latency, status in results:
@@ -219,6 +269,7 @@ def _load(url, body_of, *, signed=False):
         "p50_ms": round(1000 * statistics.median(latencies), 1),
         "p99_ms": round(1000 * latencies[int(0.99 * len(latencies)) - 1], 1),
         "statuses": statuses,
+        "cpu_ms": {part: round(1000 * (cpu_after[part] - cpu_before[part]) / REQUESTS, 2) for part in cpu_before},
     }
 
 
@@ -246,8 +297,10 @@ def report(figures):
     )
     lines = [
         f"Booking benchmark: {figures['database']}, gunicorn x{figures['gunicorn_workers']},"
-        f" {figures['concurrency']} concurrent clients, {figures['requests']} requests each",
-        f"  {'':38}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}{'x thr':>7}{'x p99':>7}  statuses",
+        f" {figures['concurrency']} concurrent clients, {figures['requests']} requests each;"
+        f" the median of {figures['rounds']} rounds",
+        f"  {'':38}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}{'x thr':>7}{'x p99':>7}"
+        f"  CPU ms per request: web / db / client",
     ]
     for kind, label in rows:
         row = figures[kind]
@@ -256,8 +309,10 @@ def report(figures):
             if kind != "baseline"
             else f"{'1.0':>7}{'1.0':>7}"
         )
+        cpu = row["cpu_ms"]
         lines.append(
-            f"  {label:38}{row['per_second']:>8}{row['p50_ms']:>9}{row['p99_ms']:>9}{ratios}  {row['statuses']}"
+            f"  {label:38}{row['per_second']:>8}{row['p50_ms']:>9}{row['p99_ms']:>9}{ratios}"
+            f"  {cpu['gunicorn']:>5} / {cpu['postgres']:>4} / {cpu['client']:>4}  {row['statuses']}"
         )
     lines += [
         "  goal for the create: throughput >= 0.7 of the baseline's, p99 <= 2x the baseline's",
