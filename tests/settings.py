@@ -19,3 +19,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, not shared memory: the live server and the worker threads then wait for each other's
     # locks (with the timeout above) instead of failing with "table is locked". One per test run.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}  # noqa: F405
+else:
+    # The live server's threads keep a hub client's keep-alive connection open after the last test; a
+    # database connection kept beyond its request would stop the test database from being dropped.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
