@@ -14,6 +14,7 @@ from django.utils import timezone
 from integration.ari import KOREA, NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
 from integration.choices import ContentStatus, RatePlanType
 from integration.models import RatePlan, RatePlanDay
+from integration.retention import purge_older_than
 
 from .api.errors import (
     ALREADY_CANCELED,
@@ -311,24 +312,9 @@ def bookings_release_expired(*, now=None):
     return released
 
 
-#: Rows the call log deletes per statement, so that no delete holds its locks for long.
-PURGE_BATCH = 5000
-
-
 def inbound_calls_purge(*, now=None):
-    """Delete the call log's rows older than VENDOR_API_CALL_LOG_DAYS (0 keeps them all), a batch at a
-    time. Returns how many."""
-    if settings.VENDOR_API_CALL_LOG_DAYS <= 0:
-        return 0
-    cutoff = (now or timezone.now()) - datetime.timedelta(days=settings.VENDOR_API_CALL_LOG_DAYS)
-    purged = 0
-    while True:
-        batch = list(
-            InboundCall.objects.filter(created_at__lt=cutoff).order_by("pk").values_list("pk", flat=True)[:PURGE_BATCH]
-        )
-        if not batch:
-            return purged
-        purged += InboundCall.objects.filter(pk__in=batch).delete()[0]
+    """Delete the call log's rows older than VENDOR_API_CALL_LOG_DAYS (0 keeps them). Returns how many."""
+    return purge_older_than(InboundCall.objects.all(), days=settings.VENDOR_API_CALL_LOG_DAYS, now=now)
 
 
 LOOKUP_TYPES = ("vendor_booking_number", "channel_booking_number", "gds_sub_booking_number")

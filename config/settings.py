@@ -144,6 +144,7 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BEAT_SCHEDULE = {
     "hub-sync-sweeper": {"task": "integration.tasks.sync_sweeper", "schedule": 60.0},
+    "hub-sync-log-purge": {"task": "integration.tasks.sync_attempts_purge_task", "schedule": 24 * 60 * 60.0},
     # The hub's code catalog changes rarely; a daily fetch keeps the tag pickers and checks current.
     "hub-catalog-refresh": {"task": "integration.tasks.catalog_refresh_task", "schedule": 24 * 60 * 60.0},
     # People review licenses at the hub: reading back the requests under review every 10 minutes is enough.
@@ -178,6 +179,8 @@ HUB_SYNC_COALESCE_SECONDS = env.float("HUB_SYNC_COALESCE_SECONDS", default=2.0)
 HUB_SYNC_BACKOFF_BASE = env.float("HUB_SYNC_BACKOFF_BASE", default=2.0)
 HUB_SYNC_BACKOFF_CAP = env.float("HUB_SYNC_BACKOFF_CAP", default=15 * 60.0)
 HUB_SYNC_MAX_FAILURES = env.int("HUB_SYNC_MAX_FAILURES", default=10)
+# The sync log's attempts are kept this many days (0: for ever), then deleted by a daily task.
+HUB_SYNC_LOG_DAYS = env.int("HUB_SYNC_LOG_DAYS", default=90)
 
 VENDOR_API_TOKEN = _required_in_production("VENDOR_API_TOKEN", "sandbox-vendor-token")
 # Several secrets, comma-separated, are accepted at once while one is being rotated.

@@ -4,7 +4,7 @@ from celery import shared_task
 
 from .catalog import catalog_refresh
 from .hub.client import HubError
-from .sync.outbox import sync_sweep
+from .sync.outbox import sync_attempts_purge, sync_sweep
 from .sync.sender import sync_send
 
 
@@ -18,6 +18,12 @@ def sync_resource(state_id):
 def sync_sweeper():
     """Queue again what a lost broker message or a dead worker left pending."""
     sync_sweep()
+
+
+@shared_task(ignore_result=True)
+def sync_attempts_purge_task():
+    """Delete the hub sync log's attempts older than HUB_SYNC_LOG_DAYS."""
+    sync_attempts_purge()
 
 
 @shared_task(bind=True, ignore_result=True, max_retries=5)

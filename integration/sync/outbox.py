@@ -9,7 +9,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from ..choices import SyncStatus
-from ..models import Property, SyncState
+from ..models import Property, SyncAttempt, SyncState
+from ..retention import purge_older_than
 from .resources import KIND_OF_MODEL
 
 logger = logging.getLogger(__name__)
@@ -97,3 +98,8 @@ def sync_sweep():
     if count:
         logger.info("sync sweeper queued %d pending resources again", count)
     return count
+
+
+def sync_attempts_purge(*, now=None):
+    """Delete the sync log's attempts older than HUB_SYNC_LOG_DAYS (0 keeps them). Returns how many."""
+    return purge_older_than(SyncAttempt.objects.all(), days=settings.HUB_SYNC_LOG_DAYS, now=now)

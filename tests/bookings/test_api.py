@@ -427,18 +427,3 @@ def test_the_call_log_keeps_its_days_then_the_daily_task_deletes_older_calls(hub
     assert "bookings.tasks.inbound_calls_purge_task" in {
         entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()
     }
-
-
-def test_the_call_log_is_purged_in_batches_and_kept_for_ever_at_zero_days(content, settings, monkeypatch):
-    settings.VENDOR_API_CALL_LOG_DAYS = 1
-    monkeypatch.setattr(services, "PURGE_BATCH", 2)
-    InboundCall.objects.bulk_create(
-        InboundCall(method="GET", path="/refund-policy", status=200, duration_ms=1) for _ in range(5)
-    )
-    InboundCall.objects.update(created_at=timezone.now() - datetime.timedelta(days=2))
-
-    settings.VENDOR_API_CALL_LOG_DAYS = 0
-    assert services.inbound_calls_purge() == 0
-    settings.VENDOR_API_CALL_LOG_DAYS = 1
-    assert services.inbound_calls_purge() == 5
-    assert not InboundCall.objects.exists()
