@@ -13,7 +13,7 @@ from rest_framework.exceptions import Throttled
 from bookings import services
 from bookings.api.errors import ERROR_TABLE
 from bookings.models import Booking, InboundCall
-from integration.models import RatePlanDay, RoomTypeDay
+from integration.models import AriDirtyRange, RatePlanDay, RoomTypeDay
 from tests.integration.ari_factories import day
 
 from .factories import RATE, create_body, sellable, stock
@@ -306,6 +306,22 @@ def test_unexpected_failures_are_1000_or_9999_without_internals(hub_client, cont
 
     monkeypatch.setattr(services, "booking_create", throttled)
     assert_error(create(hub_client, create_body(standalone)), "9999")
+
+
+def test_a_crash_after_the_holds_leaves_no_booking_and_no_held_room(hub_client, content, monkeypatch):
+    room_type, standalone, _package = content
+    hold = services.inventory_hold
+
+    def hold_then_crash(**kwargs):
+        hold(**kwargs)
+        raise RuntimeError("the process died here")
+
+    monkeypatch.setattr(services, "inventory_hold", hold_then_crash)
+    assert_error(create(hub_client, create_body(standalone, nights=2)), "1000")
+
+    assert not Booking.objects.exists()
+    assert {row[2] for row in stock(room_type)} == {0}
+    assert not AriDirtyRange.objects.exists()
 
 
 def test_expired_holds_are_released_and_cannot_be_confirmed(hub_client, content, settings):

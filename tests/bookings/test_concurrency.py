@@ -1,8 +1,14 @@
 """On PostgreSQL, many hub calls at once never oversell: concurrent creates for the last rooms, and
 overlapping multi-night stays with interleaved confirms and cancels, keep held + taken + available =
-allotment on every date and availability at or above zero."""
+allotment on every date and availability at or above zero; and a process killed in the middle of a create
+leaves nothing behind."""
 
+import json
+import os
 import random
+import signal
+import subprocess
+import sys
 import threading
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -113,3 +119,42 @@ def test_overlapping_stays_with_interleaved_confirms_and_cancels_keep_every_date
     for date, _allotment, held, taken, _available in stock(room_type):
         assert held == expected[(date.isoformat(), "pending")], date
         assert taken == expected[(date.isoformat(), "confirmed")], date
+
+
+# Run by the killed process: validates a create body and creates the booking as the vendor API does, but
+# dies (SIGKILL, nothing cleaned up) once every night is held and before the transaction commits.
+_KILLED_CREATE = """
+import json, os, signal, sys
+import django
+django.setup()
+from bookings import services
+from bookings.api.serializers import BookingCreateSerializer
+hold = services.inventory_hold
+def hold_then_die(**kwargs):
+    hold(**kwargs)
+    os.kill(os.getpid(), signal.SIGKILL)
+services.inventory_hold = hold_then_die
+serializer = BookingCreateSerializer(data=json.loads(sys.argv[1]))
+serializer.is_valid(raise_exception=True)
+services.booking_create(payload=serializer.validated_data)
+"""
+
+
+def test_a_process_killed_while_holding_leaves_no_booking_and_no_held_room():
+    room_type, standalone, _package = sellable(allotment=2, nights=3)
+    database = connection.settings_dict
+    url = f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
+    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "tests.settings"}
+
+    killed = subprocess.run(
+        [sys.executable, "-c", _KILLED_CREATE, json.dumps(create_body(standalone, nights=3))],
+        env=env,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+
+    assert killed.returncode == -signal.SIGKILL, killed.stderr.decode()
+    assert not Booking.objects.exists()
+    assert [row[2:] for row in stock(room_type)][:3] == [(0, 0, 2)] * 3
+    assert_counts_whole(room_type)
