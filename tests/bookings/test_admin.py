@@ -100,6 +100,11 @@ def test_the_dashboard_counts_todays_bookings_and_pending_holds_of_each_own_prop
     assert "1 pending hold<" in page
     pending = f"?property__id__exact={booking.property.pk}&amp;status__exact=pending"
     assert reverse("admin:bookings_booking_changelist") + pending in page
+    listed = client.get(reverse("admin:bookings_booking_changelist") + pending.replace("&amp;", "&"))
+    assert listed.status_code == 200
+    assert [b.vendor_booking_number for b in listed.context["cl"].result_list] == [
+        Booking.objects.get(property=booking.property, status="pending").vendor_booking_number
+    ]
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ko"
     assert "오늘 받은 예약 2건" in client.get(reverse("admin:index")).content.decode()
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
