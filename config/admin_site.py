@@ -5,7 +5,8 @@ from django.utils.translation import gettext_lazy as _
 
 
 class VendorhubAdminSite(admin.AdminSite):
-    """The back office: the index is a dashboard showing each property the user works for."""
+    """The back office: the index is a dashboard showing each property the user works for, with the
+    bookings it received today and its pending holds."""
 
     site_header = _("vendorhub back office")
     site_title = _("vendorhub")
@@ -23,5 +24,5 @@ class VendorhubAdminSite(admin.AdminSite):
             for card in cards:
                 arrived, pending = counts.get(card["property"].pk, (0, 0))
                 card["bookings"] = {"arrived": arrived, "pending": pending}
-        context = {"property_roles": property_roles, "property_cards": cards, **(extra_context or {})}
+        context = {"property_cards": cards, **(extra_context or {})}
         return super().index(request, extra_context=context)

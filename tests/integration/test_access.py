@@ -88,7 +88,7 @@ def test_action_on_another_property_touches_nothing(client, property_a, property
 def test_dashboard_shows_only_own_properties(staff_client, property_a, property_b):
     response = staff_client.get(reverse("admin:index"))
 
-    assert [prop for prop, _ in response.context["property_roles"]] == [property_a]
+    assert [card["property"] for card in response.context["property_cards"]] == [property_a]
     assert "Property B" not in response.content.decode()
 
 
