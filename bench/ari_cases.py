@@ -14,8 +14,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from bench.sync_cases import measure
-from integration.ari import AriEdit, DateRange, Operation, ari_edit_apply, korea_today, rate_plan_push_values
-from integration.choices import RatePlanType
+from integration.ari.dates import DateRange, korea_today
+from integration.ari.push import rate_plan_push_values
+from integration.ari.services import AriEdit, Operation, ari_edit_apply
+from integration.content.choices import RatePlanType
 from integration.hub import endpoints
 from integration.hub.client import encode_body, get_hub_client
 from integration.hub.payloads import build_ari_bodies

@@ -77,7 +77,7 @@ def main():
 def _prepare(connection):
     """A property sellable for NIGHTS nights with more rooms than the run books, and the baseline's table."""
     from bench.urls import BASELINE_TABLE
-    from integration.ari import korea_today
+    from integration.ari.dates import korea_today
     from integration.models import Property, RatePlan, RatePlanDay, RatePlanModel, RoomType, RoomTypeDay
 
     prop = Property.objects.create(vendor_id="bench-stay", name="Bench stay")
@@ -161,7 +161,7 @@ def _baseline_body(n):
 
 
 def _create_body(stock, n):
-    from integration.ari import KOREA
+    from integration.ari.dates import KOREA
 
     night = stock["days"][n % NIGHTS]
     checkin = datetime.datetime.combine(night, datetime.time(15), tzinfo=KOREA)

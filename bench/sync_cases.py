@@ -7,7 +7,7 @@ from datetime import time as clock
 from django.db import transaction
 
 from hubsandbox import state as hub_state
-from integration.choices import RatePlanType
+from integration.content.choices import RatePlanType
 from integration.hub import endpoints
 from integration.hub.client import encode_body, get_hub_client
 from integration.hub.payloads import full_patch_body

@@ -9,8 +9,8 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from integration.admin_mixins import PropertyScopedAdmin
-from integration.ari import korea_today
+from integration.access.admin_mixins import PropertyScopedAdmin
+from integration.ari.dates import korea_today
 
 from .models import Booking, InboundCall
 

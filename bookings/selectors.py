@@ -4,7 +4,7 @@ import datetime
 
 from django.db.models import Count, Q
 
-from integration.ari import KOREA, korea_today
+from integration.ari.dates import KOREA, korea_today
 
 from .models import Booking
 

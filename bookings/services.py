@@ -11,8 +11,9 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from integration.ari import KOREA, NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
-from integration.choices import ContentStatus, RatePlanType
+from integration.ari.dates import KOREA
+from integration.ari.inventory import NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
+from integration.content.choices import ContentStatus, RatePlanType
 from integration.models import RatePlan, RatePlanDay
 from integration.retention import purge_older_than
 

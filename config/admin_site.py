@@ -15,7 +15,7 @@ class VendorhubAdminSite(admin.AdminSite):
 
     def index(self, request, extra_context=None):
         from bookings.selectors import booking_counts
-        from integration.selectors import property_roles_for_user
+        from integration.access.selectors import property_roles_for_user
 
         property_roles = property_roles_for_user(request.user)
         cards = [{"property": prop, "role": role} for prop, role in property_roles]

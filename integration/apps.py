@@ -14,14 +14,22 @@ class IntegrationConfig(AppConfig):
     verbose_name = _("Properties and hub sync")
 
     def ready(self):
-        from .sync.ari_push import register_ari_resources
+        from .ari.push import register_ari_resources
+        from .content.resources import register_content_resources
 
+        # Content first: each content model is then its own kind by default.
+        register_content_resources()
         register_ari_resources()
+        # Registers the areas' Celery tasks in every process (the worker's autodiscovery looks only for
+        # integration.tasks), so that the outbox can queue its task by name.
+        from .catalog import tasks as catalog_tasks  # noqa: F401
+        from .sync import tasks as sync_tasks  # noqa: F401
+
         post_migrate.connect(_sync_role_groups, sender=self, dispatch_uid="integration.sync_role_groups")
 
 
 def _sync_role_groups(sender, apps=global_apps, **kwargs):
     """After migrate or flush: the role groups exist with their permissions (flush sends no apps)."""
-    from .roles import sync_role_groups
+    from .access.roles import sync_role_groups
 
     sync_role_groups(apps)

@@ -10,10 +10,14 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from .ari import AriEdit, DateRange, Operation, ari_edit_apply, korea_today
-from .choices import MembershipRole, RatePlanType
-from .models import CatalogSnapshot, Property, RatePlan, RatePlanModel, RoomType, SalesChannel
-from .services import membership_grant
+from .access.choices import MembershipRole
+from .access.services import membership_grant
+from .ari.dates import DateRange, korea_today
+from .ari.services import AriEdit, Operation, ari_edit_apply
+from .catalog.models import CatalogSnapshot
+from .channels.models import SalesChannel
+from .content.choices import RatePlanType
+from .content.models import Property, RatePlan, RatePlanModel, RoomType
 from .sync.outbox import sync_mark_changed
 
 logger = logging.getLogger(__name__)
@@ -161,7 +165,7 @@ def demo_seed():
 
 
 def _queue_catalog_fetch():
-    from .tasks import catalog_refresh_task
+    from .catalog.tasks import catalog_refresh_task
 
     try:
         catalog_refresh_task.apply_async(countdown=5)

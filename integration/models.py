@@ -1,10 +1,22 @@
-"""Models of the integration app."""
+"""Models of the integration app, where Django loads them from: each area defines its own, and other apps
+import them from here. Modules inside integration import from the area's own models module."""
 
-from .ari import AriDirtyRange, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay, SalesChannel
-from .catalog import CatalogSnapshot, CodeMapping
-from .content import RatePlan, RatePlanModel, RatePlanModelTranslation, RoomType, RoomTypePhoto, RoomTypeTranslation
-from .properties import Property, PropertyMembership, PropertyPhoto, PropertyTranslation
-from .sync import ResourceKind, SyncAttempt, SyncState
+from .access.models import PropertyMembership
+from .ari.models import AriDirtyRange, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
+from .catalog.models import CatalogSnapshot, CodeMapping
+from .channels.models import SalesChannel
+from .content.models import (
+    Property,
+    PropertyPhoto,
+    PropertyTranslation,
+    RatePlan,
+    RatePlanModel,
+    RatePlanModelTranslation,
+    RoomType,
+    RoomTypePhoto,
+    RoomTypeTranslation,
+)
+from .sync.models import ResourceKind, SyncAttempt, SyncState
 
 __all__ = [
     "AriDirtyRange",

@@ -1,51 +1,30 @@
 """The license requests screen: managers of a property upload permits and business registrations, follow
-the hub's review, resubmit rejected requests and download the files. Staff never see it."""
+the hub's review, resubmit rejected requests and download the files. Staff never see it.
 
-from datetime import datetime
+The screen's read-only fields are in admin_display, its download and refresh views and actions in
+admin_views."""
 
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, Http404, HttpResponseNotAllowed
-from django.shortcuts import redirect
-from django.template.defaultfilters import filesizeformat
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
-from django.utils import timezone
-from django.utils.formats import date_format
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
-from integration.admin import sync_badge
-from integration.admin_mixins import PropertyScopedAdmin
-from integration.choices import MembershipRole, SyncStatus
+from integration.access.admin_mixins import PropertyScopedAdmin
+from integration.access.choices import MembershipRole
 from integration.models import ResourceKind
-from integration.selectors import with_sync_state
+from integration.sync.admin import sync_badge
+from integration.sync.choices import SyncStatus
+from integration.sync.selectors import with_sync_state
 
 from . import selectors, services
-from .choices import MEDIA_TYPES, LicenseType, ReviewStatus
+from .admin_display import LicenseRequestDisplay, review_badge
+from .admin_views import LicenseRequestViews
+from .choices import LicenseType, ReviewStatus
 from .forms import FORMS
 from .models import CORPORATION_FIELDS, PERMIT_FIELDS, LicenseRequest
-
-
-def review_badge(status):
-    """A coloured badge for the hub's review status."""
-    if not status:
-        return ""
-    return format_html('<span class="license-badge license-{}">{}</span>', status, ReviewStatus(status).label)
-
-
-def _when(value):
-    if isinstance(value, str):
-        try:
-            value = datetime.fromisoformat(value)
-        except ValueError:
-            return value
-    if value is None:
-        return "—"
-    return date_format(timezone.localtime(value), "Y-m-d H:i")
 
 
 class ReviewStatusFilter(admin.SimpleListFilter):
@@ -75,7 +54,7 @@ class ReviewStatusFilter(admin.SimpleListFilter):
 
 
 @admin.register(LicenseRequest)
-class LicenseRequestAdmin(PropertyScopedAdmin):
+class LicenseRequestAdmin(LicenseRequestDisplay, LicenseRequestViews, PropertyScopedAdmin):
     """License requests of the properties the user manages, newest first. A request is never edited once
     uploaded: a rejected one is resubmitted as a new request, a failed one is retried as it is."""
 
@@ -297,176 +276,3 @@ class LicenseRequestAdmin(PropertyScopedAdmin):
             if obj.hub_id:
                 extra_context["refresh_url"] = reverse("admin:licenses_licenserequest_refresh", args=[obj.pk])
         return super().change_view(request, object_id, form_url, extra_context)
-
-    @admin.display(description=_("business registration number"))
-    def masked_business_number(self, obj):
-        return obj.masked_number()
-
-    @admin.display(description=_("review"))
-    def review(self, obj):
-        if not obj.hub_id:
-            return _("Not at the hub yet.")
-        return format_html(
-            '{} <span class="sync-meta">{} {}</span>{}',
-            review_badge(obj.status),
-            _("request"),
-            f"#{obj.hub_id}",
-            format_html('<div class="license-reason">{}</div>', self._reason(obj, obj.reason)) if obj.reason else "",
-        )
-
-    def _reason(self, obj, reason):
-        """The hub's reason; "Superseded by request N" links to request N when it was submitted here."""
-        newer = selectors.license_request_superseding(obj, reason)
-        if newer is None:
-            return reason
-        return format_html(
-            '{} <a href="{}" class="license-newer">{}</a>',
-            reason,
-            reverse("admin:licenses_licenserequest_change", args=[newer.pk]),
-            _("Open the newer request"),
-        )
-
-    @admin.display(description=_("hub sync"))
-    def hub_sync(self, obj):
-        state = selectors.license_request_sync_state(obj)
-        if state is None:
-            return sync_badge(None)
-        log_url = reverse("admin:integration_syncattempt_changelist") + f"?state__id__exact={state.pk}"
-        return format_html(
-            '{} <span class="sync-meta">{}: {}</span>{}<br><a href="{}">{}</a>',
-            sync_badge(state.status),
-            _("last synced"),
-            _when(state.last_synced_at),
-            format_html('<div class="sync-error">{}</div>', state.last_error) if state.last_error else "",
-            log_url,
-            _("Sync log"),
-        )
-
-    @admin.display(description=_("related requests"))
-    def related_requests(self, obj):
-        links = []
-        if obj.resubmission_of_id:
-            links.append((_("Resubmission of"), obj.resubmission_of))
-        links.extend((_("Resubmitted as"), newer) for newer in obj.resubmissions.all())
-        if not links:
-            return "—"
-        return format_html_join(
-            mark_safe("<br>"),
-            '{}: <a href="{}">{}</a>',
-            (
-                (label, reverse("admin:licenses_licenserequest_change", args=[other.pk]), other)
-                for label, other in links
-            ),
-        )
-
-    @admin.display(description=_("file"))
-    def file_link(self, obj):
-        if not obj.file:
-            return "—"
-        return format_html(
-            '<a href="{}" class="license-file">{}</a> <span class="sync-meta">{}, {}</span>',
-            reverse("admin:licenses_licenserequest_file", args=[obj.pk]),
-            obj.file_name or _("download"),
-            obj.get_file_format_display(),
-            filesizeformat(obj.file_size),
-        )
-
-    @admin.display(description=_("review history"))
-    def timeline(self, obj):
-        """The hub's history, newest first, ending with the submission."""
-        if not obj.hub_id:
-            return _("Not at the hub yet.")
-        events = [
-            (
-                entry.get("status") or "",
-                review_badge(entry.get("status")),
-                entry.get("created_at") or "",
-                _when(entry.get("created_at")),
-                format_html('<div class="license-reason">{}</div>', self._reason(obj, entry["reason"]))
-                if entry.get("reason")
-                else "",
-            )
-            for entry in obj.history
-        ]
-        submitted_at = obj.hub_created_at.isoformat() if obj.hub_created_at else ""
-        events.append(("submitted", _("Submitted"), submitted_at, _when(obj.hub_created_at), ""))
-        return format_html(
-            '<ol class="license-timeline">{}</ol>',
-            format_html_join(
-                "",
-                '<li class="license-event license-event-{}">{} <time datetime="{}">{}</time>{}</li>',
-                events,
-            ),
-        )
-
-    # --- File download and refresh ----------------------------------------------------------------
-
-    def get_urls(self):
-        return [
-            path(
-                "<path:object_id>/file/",
-                self.admin_site.admin_view(self.file_view),
-                name="licenses_licenserequest_file",
-            ),
-            path(
-                "<path:object_id>/refresh/",
-                self.admin_site.admin_view(self.refresh_view),
-                name="licenses_licenserequest_refresh",
-            ),
-            *super().get_urls(),
-        ]
-
-    def _viewable(self, request, object_id):
-        # get_object is scoped to the properties the user manages: anything else is a 404.
-        obj = self.get_object(request, unquote(object_id))
-        if not self.has_view_permission(request, obj):
-            raise Http404("No such license request among your properties.")
-        return obj
-
-    def file_view(self, request, object_id):
-        """The request's file, as a download, for the property's managers only."""
-        obj = self._viewable(request, object_id)
-        if not obj.file:
-            raise Http404("This request has no file.")
-        try:
-            handle = obj.file.open("rb")
-        except FileNotFoundError:
-            raise Http404("The file is missing from storage.") from None
-        response = FileResponse(
-            handle,
-            as_attachment=True,
-            filename=obj.file_name or f"license-{obj.pk}.{obj.file_format}",
-            content_type=MEDIA_TYPES.get(obj.file_format, "application/octet-stream"),
-        )
-        response["Cache-Control"] = "private, no-store"
-        return response
-
-    def refresh_view(self, request, object_id):
-        """POST: queue a read of the hub's review of this request's property."""
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["POST"])
-        obj = self._viewable(request, object_id)
-        services.license_requests_queue_refresh(property_ids=[obj.property_id])
-        self.message_user(request, _("Reading the review from the hub; reload this page in a moment."))
-        return redirect("admin:licenses_licenserequest_change", obj.pk)
-
-    # --- Actions ----------------------------------------------------------------------------------
-
-    @admin.action(description=_("Refresh the review from the hub"), permissions=["view"])
-    def refresh_from_hub(self, request, queryset):
-        property_ids = queryset.filter(hub_id__isnull=False).values_list("property_id", flat=True)
-        count = services.license_requests_queue_refresh(property_ids=list(property_ids))
-        if count:
-            self.message_user(request, _("Reading the review from the hub; reload this page in a moment."))
-        else:
-            self.message_user(request, _("None of these requests is at the hub yet."), messages.WARNING)
-
-    @admin.action(description=_("Retry failed submissions"), permissions=["view"])
-    def retry_failed(self, request, queryset):
-        queued = services.license_requests_retry(license_requests=list(queryset))
-        self.message_user(
-            request,
-            ngettext("%(count)d request queued for the hub.", "%(count)d requests queued for the hub.", queued)
-            % {"count": queued},
-            messages.SUCCESS if queued else messages.WARNING,
-        )

@@ -18,3 +18,6 @@ class LicensesConfig(AppConfig):
         from .sync import LICENSE_RESOURCE
 
         register(LICENSE_RESOURCE)
+        # Registers the tasks in every process (not only the worker's), so that the services can queue
+        # them by name.
+        from . import tasks  # noqa: F401

@@ -2,8 +2,8 @@
 
 from django.db.models import Q
 
-from integration.choices import SyncStatus
 from integration.models import ResourceKind, SyncState
+from integration.sync.choices import SyncStatus
 
 from .choices import ReviewStatus
 from .models import LicenseRequest

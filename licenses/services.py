@@ -7,6 +7,7 @@ so that no transaction is held across a network call.
 
 import logging
 
+from celery import current_app
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
@@ -27,6 +28,9 @@ logger = logging.getLogger(__name__)
 
 #: Requests asked per page of the hub's list (OURS: the hub's paged lists allow up to 1000).
 LIST_PAGE_SIZE = 100
+#: The Celery task that refreshes one property's requests (licenses.tasks), queued by name: the tasks
+#: call these services, which never import them back.
+REFRESH_TASK = "licenses.tasks.license_requests_refresh_task"
 
 
 class LicenseAnswerInvalid(HubError):
@@ -201,11 +205,10 @@ def license_requests_refresh_open(*, client=None):
 
 def license_requests_queue_refresh(*, property_ids):
     """Queue a refresh of each property's requests from the hub, after the current transaction commits."""
-    from .tasks import license_requests_refresh_task
 
     def publish(property_id):
         try:
-            license_requests_refresh_task.delay(property_id)
+            current_app.tasks[REFRESH_TASK].delay(property_id)
         except Exception:  # the broker is down: the periodic refresh reads the hub later anyway
             logger.warning("could not queue the license refresh of property %s", property_id, exc_info=True)
 

@@ -8,7 +8,7 @@ from celery import shared_task
 from integration.hub.client import HubError
 from integration.models import Property
 
-from .services import license_requests_refresh, license_requests_refresh_open
+from .services import REFRESH_TASK, license_requests_refresh, license_requests_refresh_open
 
 
 @shared_task(ignore_result=True)
@@ -17,7 +17,7 @@ def license_requests_refresh_open_task():
     license_requests_refresh_open()
 
 
-@shared_task(bind=True, ignore_result=True, max_retries=3)
+@shared_task(name=REFRESH_TASK, bind=True, ignore_result=True, max_retries=3)
 def license_requests_refresh_task(self, property_id):
     """Read back the hub's review of one property's requests (the admin's "refresh"); a busy or
     unreachable hub is tried again."""

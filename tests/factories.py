@@ -3,9 +3,9 @@
 import factory
 from django.contrib.auth import get_user_model
 
-from integration.choices import RatePlanType
+from integration.access.services import membership_grant
+from integration.content.choices import RatePlanType
 from integration.models import Property, RatePlan, RatePlanModel, RoomType
-from integration.services import membership_grant
 
 PASSWORD = "correct-horse-battery-staple"
 

@@ -10,9 +10,10 @@ from django.db import connection
 
 from config.celery import app as celery_app
 from hubsandbox import state as hub_state
-from integration.choices import SyncStatus
+from integration.content.resources import path_params
 from integration.models import SyncState
-from integration.sync.resources import KIND_OF_MODEL, RESOURCES, path_params
+from integration.sync.choices import SyncStatus
+from integration.sync.resources import KIND_OF_MODEL, RESOURCES
 
 # Django's test server answers in two writes; with Nagle's algorithm and delayed ACKs each request
 # then waits about 40 ms. The hub tests make many requests: send small packets at once.

@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 import bookings.models
-from integration.roles import sync_role_groups
+from integration.access.roles import sync_role_groups
 
 
 class Migration(migrations.Migration):

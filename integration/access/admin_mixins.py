@@ -5,7 +5,7 @@ from django.contrib.admin import widgets
 from django.db import models
 from django.http import Http404
 
-from .models import Property
+from ..content.models import Property
 from .selectors import properties_for_user, scope_to_user
 
 

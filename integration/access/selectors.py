@@ -1,9 +1,8 @@
-"""Reads of the integration app that decide what a person may see."""
+"""Reads of access: what a person may see."""
 
-from django.db.models import OuterRef, Subquery
-
+from ..content.models import Property
 from .choices import MembershipRole
-from .models import Property, PropertyMembership, SyncState
+from .models import PropertyMembership
 
 
 def properties_for_user(user, *, roles=None):
@@ -34,12 +33,3 @@ def property_roles_for_user(user):
     without a membership)."""
     roles = dict(PropertyMembership.objects.filter(user=user).values_list("property_id", "role"))
     return [(prop, roles.get(prop.pk)) for prop in properties_for_user(user)]
-
-
-def with_sync_state(queryset, kind):
-    """queryset annotated with each object's sync_status and sync_error (as kind), in the same query."""
-    states = SyncState.objects.filter(kind=kind, object_id=OuterRef("pk"))
-    return queryset.annotate(
-        sync_status=Subquery(states.values("status")[:1]),
-        sync_error=Subquery(states.values("last_error")[:1]),
-    )

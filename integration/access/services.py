@@ -1,12 +1,10 @@
-"""Writes of the integration app, one function per use case."""
+"""Writes of access: granting and revoking a role at a property, one function per use case."""
 
 from django.contrib.auth.models import Group
 from django.db import transaction
 
-from .choices import MembershipRole
-from .models import Property, PropertyMembership
+from .models import PropertyMembership
 from .roles import GROUP_NAMES
-from .sync.outbox import sync_mark_changed
 
 
 @transaction.atomic
@@ -34,12 +32,3 @@ def user_sync_role_groups(*, user):
     if roles and not user.is_staff:
         user.is_staff = True
         user.save(update_fields=["is_staff"])
-
-
-@transaction.atomic
-def content_saved(*, obj, created, user):
-    """After a property, room type, rate plan model or rate plan was saved with its translations and
-    photos: mark it for the hub in the same transaction. Whoever creates a property manages it."""
-    if created and isinstance(obj, Property) and not user.is_superuser:
-        membership_grant(user=user, property=obj, role=MembershipRole.MANAGER)
-    sync_mark_changed(obj)

@@ -11,9 +11,11 @@ from django.utils.crypto import salted_hmac
 from django.utils.dates import WEEKDAYS_ABBR
 from django.utils.translation import gettext_lazy as _
 
-from .ari import WINDOW_DAYS, AriEdit, DateRange, Operation, ari_edit_validate, rate_plans_of
-from .ari_csv import ARI_CSV_MAX_BYTES, ARI_VALUE_MAX, ari_csv_read
+from .csv_parse import ARI_CSV_MAX_BYTES, ARI_VALUE_MAX, ari_csv_read
+from .dates import WINDOW_DAYS, DateRange
 from .models import RoomType, SalesChannel
+from .selectors import rate_plans_of
+from .services import AriEdit, Operation, ari_edit_validate
 
 OPERATION_LABELS = {
     Operation.SET: _("Set the rate (packages: the price guests pay)"),

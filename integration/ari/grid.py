@@ -11,19 +11,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from .ari import (
-    AriEdit,
-    DateRange,
-    Operation,
-    ari_edit_apply,
-    ari_edit_plan,
-    ari_edit_validate,
-    ari_window,
-    korea_today,
-    rate_plans_of,
-)
-from .choices import RatePlanType
+from ..content.choices import RatePlanType
+from .dates import DateRange, ari_window, korea_today
 from .models import ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomType, RoomTypeDay
+from .selectors import rate_plans_of
+from .services import AriEdit, Operation, ari_edit_apply, ari_edit_plan, ari_edit_validate
 
 SATURDAY, SUNDAY = 5, 6
 

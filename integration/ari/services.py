@@ -1,83 +1,25 @@
-"""Rates, business days and availability: the dates the hub accepts, edits of one cell or of many
-(bulk), their preview, and the dirty ranges that the sync to the hub picks up."""
+"""Edits of rates, business days and availability: one cell or many (bulk), their preview, and the dirty
+ranges that the sync to the hub picks up."""
 
 import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
-from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .choices import RatePlanType
-from .models import (
-    AriDirtyRange,
-    ChannelAvailDay,
-    ChannelRateDay,
-    RatePlan,
-    RatePlanDay,
-    ResourceKind,
-    RoomType,
-    RoomTypeDay,
-)
-from .sync.outbox import sync_state_changed, sync_state_ensure
+from ..content.choices import RatePlanType
+from ..content.models import RoomType
+from ..sync.models import ResourceKind
+from ..sync.outbox import sync_state_changed, sync_state_ensure
+from .dates import ari_window, merge_ranges, ranges_of
+from .models import AriDirtyRange, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
+from .selectors import standalone_rates
 
-KOREA = ZoneInfo("Asia/Seoul")
-#: The hub takes dates from today (Korea time) to today + 730 days (contract section 2).
-WINDOW_DAYS = 730
 #: The highest rate, price or room count an edit may set (KRW or rooms); far above any real one.
 MAX_RATE = 1_000_000_000
-
-
-def korea_today():
-    """Today's date in Korea, whatever the server's time zone."""
-    return timezone.now().astimezone(KOREA).date()
-
-
-def ari_window(today=None):
-    """The first and last date the hub accepts."""
-    first = today or korea_today()
-    return first, first + datetime.timedelta(days=WINDOW_DAYS)
-
-
-@dataclass(frozen=True, order=True)
-class DateRange:
-    """Days from start to end, both included."""
-
-    start: datetime.date
-    end: datetime.date
-
-    def days(self):
-        day = self.start
-        while day <= self.end:
-            yield day
-            day += datetime.timedelta(days=1)
-
-
-def merge_ranges(ranges):
-    """Ranges merged where they overlap or touch, in date order."""
-    merged = []
-    for current in sorted(ranges):
-        if merged and current.start <= merged[-1].end + datetime.timedelta(days=1):
-            merged[-1] = DateRange(merged[-1].start, max(merged[-1].end, current.end))
-        else:
-            merged.append(current)
-    return merged
-
-
-def clamp_ranges(ranges, window):
-    """The parts of ranges inside window (first, last)."""
-    first, last = window
-    return [DateRange(max(r.start, first), min(r.end, last)) for r in ranges if r.end >= first and r.start <= last]
-
-
-def ranges_of(dates):
-    """The fewest ranges covering exactly these dates."""
-    return merge_ranges(DateRange(day, day) for day in set(dates))
 
 
 # --- Edits ------------------------------------------------------------------------------------
@@ -307,21 +249,6 @@ def _rate_change(edit, plan, day, field_name, old, base_before, base_after):
     return CellChange(plan, day, field_name, old, new_price - base_after if package else new_price)
 
 
-def standalone_rates(room_type_ids, first, last):
-    """The common rate of each room type's standalone plan from first to last: {(room_type_id, date): rate},
-    in one query (package prices are these plus their difference)."""
-    return {
-        (room_type_id, date): rate
-        for room_type_id, date, rate in RatePlanDay.objects.filter(
-            rate_plan__room_type__in=list(room_type_ids),
-            rate_plan__model__type=RatePlanType.STANDALONE,
-            date__gte=first,
-            date__lte=last,
-            rate__isnull=False,
-        ).values_list("rate_plan__room_type_id", "date", "rate")
-    }
-
-
 def _availability_changes(edit, dates):
     room_types = list(edit.room_types)
     changes = []
@@ -443,108 +370,3 @@ def _write_availability(edit, changes):
             updated.append(row)
     RoomTypeDay.objects.bulk_create(new_rows, batch_size=1000)
     RoomTypeDay.objects.bulk_update(updated, ["allotment", "available"], batch_size=1000)
-
-
-def rate_plans_of(prop):
-    """A property's rate plans with what the grid and the push need, in display order."""
-    return list(
-        RatePlan.objects.filter(property=prop)
-        .select_related("room_type", "model", "property")
-        .order_by("room_type__name", "-model__type", "model__name")
-    )
-
-
-# --- Inventory: what bookings hold, take and release ----------------------------------------------
-
-
-class NoRoomsAvailable(Exception):
-    """Some night of a stay has no room left to hold; nothing was held."""
-
-    def __init__(self, date):
-        super().__init__(f"no room available on {date}")
-        self.date = date
-
-
-def inventory_hold(*, room_type, dates, rooms=1):
-    """Hold rooms of room_type on every date for a pending booking: all nights or none. Each night is a
-    conditional update (taken in date order, so concurrent stays never deadlock) that the database
-    refuses once nothing is left; the availability push is queued for after the commit."""
-    with transaction.atomic():
-        for day in sorted(dates):
-            held = RoomTypeDay.objects.filter(room_type=room_type, date=day, available__gte=rooms).update(
-                held=F("held") + rooms, available=F("available") - rooms
-            )
-            if not held:
-                raise NoRoomsAvailable(day)
-        ari_mark_dirty(room_type, kind=ResourceKind.ARI_AVAILS, dates=dates)
-
-
-def inventory_take(*, room_type, dates, rooms=1):
-    """A confirmed booking takes the rooms it held (what is left does not change)."""
-    with transaction.atomic():
-        for day in sorted(dates):
-            RoomTypeDay.objects.filter(room_type=room_type, date=day).update(
-                held=F("held") - rooms, taken=F("taken") + rooms
-            )
-        ari_mark_dirty(room_type, kind=ResourceKind.ARI_AVAILS, dates=dates)
-
-
-def inventory_release(*, room_type, dates, rooms=1, taken=False):
-    """A cancelled or expired booking gives its rooms back (held ones, or taken ones if confirmed)."""
-    counter = "taken" if taken else "held"
-    with transaction.atomic():
-        for day in sorted(dates):
-            RoomTypeDay.objects.filter(room_type=room_type, date=day).update(
-                **{counter: F(counter) - rooms}, available=F("available") + rooms
-            )
-        ari_mark_dirty(room_type, kind=ResourceKind.ARI_AVAILS, dates=dates)
-
-
-# --- Reads for the push to the hub ------------------------------------------------------------
-
-
-def rate_plan_push_values(rate_plan, ranges):
-    """The rates and business days of rate_plan on the days of ranges: the common values as
-    [(date, {...})] and each channel's as {channel_id: [(date, {...})]}; a channel without an override
-    on a day sells at the common value."""
-    field_name = "rate_modify" if rate_plan.model.type == RatePlanType.PACKAGE else "rate"
-    dates = [day for date_range in ranges for day in date_range.days()]
-    common = {}
-    for day in RatePlanDay.objects.filter(rate_plan=rate_plan, date__in=dates).order_by("date"):
-        values = {"business_day": day.business_day}
-        if getattr(day, field_name) is not None:
-            values[field_name] = getattr(day, field_name)
-        common[day.date] = values
-    channels = defaultdict(list)
-    overrides = ChannelRateDay.objects.filter(rate_plan=rate_plan, date__in=dates).select_related("channel")
-    channel_ids = {override.channel.channel_id for override in overrides}
-    by_day = {(o.channel.channel_id, o.date): getattr(o, field_name) for o in overrides}
-    for channel_id in sorted(channel_ids):
-        for day in dates:
-            value = by_day.get((channel_id, day))
-            if value is None:
-                value = common.get(day, {}).get(field_name)
-            if value is not None:
-                channels[channel_id].append((day, {field_name: value}))
-    return sorted(common.items()), dict(channels)
-
-
-def room_type_push_values(room_type, ranges):
-    """The available rooms of room_type on the days of ranges, common and per channel (a cap above what
-    is left sells only what is left), in the same shape as rate_plan_push_values."""
-    dates = [day for date_range in ranges for day in date_range.days()]
-    common = {
-        day.date: {"count": day.available}
-        for day in RoomTypeDay.objects.filter(room_type=room_type, date__in=dates).order_by("date")
-    }
-    caps = ChannelAvailDay.objects.filter(room_type=room_type, date__in=dates).select_related("channel")
-    by_day = {(cap.channel.channel_id, cap.date): cap.cap for cap in caps}
-    channels = defaultdict(list)
-    for channel_id in sorted({cap.channel.channel_id for cap in caps}):
-        for day in dates:
-            left = common.get(day, {}).get("count")
-            if left is None:
-                continue
-            cap = by_day.get((channel_id, day))
-            channels[channel_id].append((day, {"count": left if cap is None else min(cap, left)}))
-    return sorted(common.items()), dict(channels)

@@ -17,19 +17,13 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
-from .catalog import (
-    Catalog,
-    MappingImportAction,
-    catalog_counts,
-    catalog_read,
-    catalog_refresh,
-    code_mappings_import,
-    code_mappings_read_csv,
-)
+from ..hub.client import HubError
 from .choices import CatalogGroup
 from .forms import CodeMappingForm, CodeMappingImportForm
-from .hub.client import HubError
+from .mapping import MappingImportAction, code_mappings_import, code_mappings_read_csv
 from .models import CatalogSnapshot, CodeMapping
+from .selectors import Catalog, catalog_counts, catalog_read
+from .services import catalog_refresh
 
 
 def _count_column(group):

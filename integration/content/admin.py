@@ -1,10 +1,8 @@
-"""Admin screens of the integration app: properties and their content, memberships, the hub sync."""
-
-import json
+"""Admin screens of content: properties, room types, rate plan models and rate plans, with their
+translations, photos and standing with the hub."""
 
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
-from django.db.models import Q
 from django.forms.models import BaseInlineFormSet
 from django.urls import reverse
 from django.utils import timezone
@@ -12,38 +10,27 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from ..access.admin_mixins import PropertyScopedAdmin, PropertyScopedAdminMixin
+from ..sync.admin import sync_badge
+from ..sync.choices import SyncStatus
+from ..sync.models import SyncState
+from ..sync.outbox import sync_request
+from ..sync.resources import KIND_OF_MODEL
+from ..sync.selectors import with_sync_state
 from . import services
-from .admin_mixins import PropertyScopedAdmin, PropertyScopedAdminMixin, ReadOnlyAdminMixin
-from .choices import Locale, MembershipRole, SyncStatus
+from .choices import Locale
 from .forms import catalog_formfield
 from .models import (
     Property,
-    PropertyMembership,
     PropertyPhoto,
     PropertyTranslation,
     RatePlan,
     RatePlanModel,
     RatePlanModelTranslation,
-    ResourceKind,
     RoomType,
     RoomTypePhoto,
     RoomTypeTranslation,
-    SyncAttempt,
-    SyncState,
 )
-from .selectors import properties_for_user, with_sync_state
-from .sync.outbox import sync_request
-from .sync.resources import KIND_OF_MODEL
-
-
-def sync_badge(status, label=None):
-    """A coloured badge for a sync status."""
-    if not status:
-        return format_html('<span class="sync-badge sync-none">{}</span>', _("Not sent"))
-    return format_html('<span class="sync-badge sync-{}">{}</span>', status, label or SyncStatus(status).label)
-
-
-# --- Inlines ----------------------------------------------------------------------------------
 
 
 class TranslationFormSet(BaseInlineFormSet):
@@ -130,9 +117,6 @@ class RatePlanModelTranslationInline(TranslationInline):
     model = RatePlanModelTranslation
     property_path = "model__property"
     fields = ["locale", "name", "description"]
-
-
-# --- Content admins ---------------------------------------------------------------------------
 
 
 class HubContentAdmin(PropertyScopedAdmin):
@@ -282,112 +266,3 @@ class RatePlanAdmin(HubContentAdmin):
     @admin.display(description=_("type"), ordering="model__type")
     def plan_type(self, rate_plan):
         return rate_plan.model.get_type_display()
-
-
-# --- Sync log ---------------------------------------------------------------------------------
-
-
-def _without_others_licenses(queryset, user, kind_path):
-    """License rows (business numbers, owner names) only for the managers of their property."""
-    if user.is_superuser:
-        return queryset
-    managed = properties_for_user(user, roles=[MembershipRole.MANAGER]).values("pk")
-    return queryset.exclude(Q(**{kind_path: ResourceKind.LICENSE}) & ~Q(property__in=managed))
-
-
-@admin.register(SyncState)
-class SyncStateAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
-    """Every resource's standing with the hub; failed ones can be retried from here."""
-
-    def get_queryset(self, request):
-        return _without_others_licenses(super().get_queryset(request), request.user, "kind")
-
-    list_display = ["__str__", "property", "status_badge", "last_error", "last_synced_at", "failures"]
-    list_filter = ["status", "kind", ("property", admin.RelatedOnlyFieldListFilter)]
-    list_select_related = ["property"]
-    actions = ["send_now", "retry_failed"]
-    readonly_fields = [field.name for field in SyncState._meta.fields]
-
-    @admin.display(description=_("sync status"), ordering="status")
-    def status_badge(self, state):
-        return sync_badge(state.status)
-
-    @admin.action(description=_("Send to the hub now"), permissions=["view"])
-    def send_now(self, request, queryset):
-        queued = sync_request(list(queryset), retry_failed=False)
-        self.message_user(request, _("%(count)d queued for the hub.") % {"count": queued})
-
-    @admin.action(description=_("Retry failed sends"), permissions=["view"])
-    def retry_failed(self, request, queryset):
-        queued = sync_request(list(queryset), retry_failed=True)
-        self.message_user(request, _("%(count)d queued for the hub.") % {"count": queued})
-
-
-@admin.register(SyncAttempt)
-class SyncAttemptAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
-    """Every exchange with the hub: what was sent (secrets removed) and what the hub answered."""
-
-    def get_queryset(self, request):
-        return _without_others_licenses(super().get_queryset(request), request.user, "state__kind")
-
-    list_display = ["created_at", "method", "path", "status_code", "outcome", "hub_message", "duration_ms"]
-    list_filter = ["outcome", "method", ("property", admin.RelatedOnlyFieldListFilter)]
-    list_select_related = ["property"]
-    search_fields = ["path", "hub_message"]
-    date_hierarchy = "created_at"
-    fields = [
-        "created_at",
-        "property",
-        "state",
-        "method",
-        "path",
-        "status_code",
-        "outcome",
-        "hub_message",
-        "duration_ms",
-        "body",
-    ]
-    readonly_fields = fields
-
-    @admin.display(description=_("request body"))
-    def body(self, attempt):
-        return format_html(
-            "<pre class='sync-body'>{}</pre>", json.dumps(attempt.request_body, ensure_ascii=False, indent=2)
-        )
-
-
-# --- Memberships ------------------------------------------------------------------------------
-
-
-@admin.register(PropertyMembership)
-class PropertyMembershipAdmin(admin.ModelAdmin):
-    """Who holds which role at which property; kept by superusers."""
-
-    list_display = ["user", "property", "role", "created_at"]
-    list_filter = ["role", "property"]
-    search_fields = ["user__username", "user__email", "property__name", "property__vendor_id"]
-    autocomplete_fields = ["user", "property"]
-
-    def _superuser_only(self, request, obj=None):
-        return request.user.is_active and request.user.is_superuser
-
-    has_module_permission = has_view_permission = has_add_permission = _superuser_only
-    has_change_permission = has_delete_permission = _superuser_only
-
-    def get_readonly_fields(self, request, obj=None):
-        # A membership is one person at one property; only the role of an existing one changes.
-        return ["user", "property"] if obj else []
-
-    def save_model(self, request, obj, form, change):
-        obj.pk = services.membership_grant(user=obj.user, property=obj.property, role=obj.role).pk
-
-    def delete_model(self, request, obj):
-        services.membership_revoke(membership=obj)
-
-    def delete_queryset(self, request, queryset):
-        for membership in queryset.select_related("user"):
-            services.membership_revoke(membership=membership)
-
-
-# The code catalog and the code mapping table have screens of their own; so have rates and availability.
-from . import admin_ari, admin_catalog  # noqa: E402, F401

@@ -4,7 +4,7 @@ Each build_* function returns the full body the hub should hold for a resource (
 patch_body() turns the last acknowledged body and the current one into the PATCH to send.
 """
 
-from ..models import ResourceKind
+from ..sync.models import ResourceKind
 
 # Keys that carry secrets or file contents: an attempt record keeps their size, never their value.
 _SECRET_KEYS = frozenset({"file", "token", "password", "secret", "authorization"})

@@ -1,8 +1,8 @@
-"""Create the staff and manager groups with their permissions (integration.roles)."""
+"""Create the staff and manager groups with their permissions (integration.access.roles)."""
 
 from django.db import migrations
 
-from integration.roles import sync_role_groups
+from integration.access.roles import sync_role_groups
 
 
 class Migration(migrations.Migration):

@@ -4,8 +4,8 @@ import django.core.validators
 import django.db.models.deletion
 from django.db import migrations, models
 
-import integration.validators
-from integration.roles import sync_role_groups
+import integration.content.validators
+from integration.access.roles import sync_role_groups
 
 
 class Migration(migrations.Migration):
@@ -200,7 +200,7 @@ class Migration(migrations.Migration):
                         blank=True,
                         help_text="Channel ids this model is sold on; empty means every channel.",
                         null=True,
-                        validators=[integration.validators.validate_channel_ids],
+                        validators=[integration.content.validators.validate_channel_ids],
                         verbose_name="sales channels",
                     ),
                 ),
@@ -323,7 +323,7 @@ class Migration(migrations.Migration):
                     models.JSONField(
                         blank=True,
                         default=list,
-                        validators=[integration.validators.validate_code_list],
+                        validators=[integration.content.validators.validate_code_list],
                         verbose_name="room type tags",
                     ),
                 ),
@@ -332,7 +332,7 @@ class Migration(migrations.Migration):
                     models.JSONField(
                         blank=True,
                         default=list,
-                        validators=[integration.validators.validate_code_list],
+                        validators=[integration.content.validators.validate_code_list],
                         verbose_name="amenities",
                     ),
                 ),
@@ -341,7 +341,7 @@ class Migration(migrations.Migration):
                     models.JSONField(
                         blank=True,
                         default=list,
-                        validators=[integration.validators.validate_code_list],
+                        validators=[integration.content.validators.validate_code_list],
                         verbose_name="views",
                     ),
                 ),
@@ -351,7 +351,7 @@ class Migration(migrations.Migration):
                         blank=True,
                         default=dict,
                         help_text='Counts of each part, for example {"room": 1, "bedroom": 2, "bathroom": 1}.',
-                        validators=[integration.validators.validate_counts],
+                        validators=[integration.content.validators.validate_counts],
                         verbose_name="room composition",
                     ),
                 ),
@@ -496,7 +496,7 @@ class Migration(migrations.Migration):
             field=models.JSONField(
                 blank=True,
                 default=list,
-                validators=[integration.validators.validate_code_list],
+                validators=[integration.content.validators.validate_code_list],
                 verbose_name="nearby attractions",
             ),
         ),
@@ -516,7 +516,7 @@ class Migration(migrations.Migration):
             field=models.JSONField(
                 blank=True,
                 default=list,
-                validators=[integration.validators.validate_code_list],
+                validators=[integration.content.validators.validate_code_list],
                 verbose_name="classifications",
             ),
         ),
@@ -542,7 +542,7 @@ class Migration(migrations.Migration):
             field=models.JSONField(
                 blank=True,
                 default=list,
-                validators=[integration.validators.validate_code_list],
+                validators=[integration.content.validators.validate_code_list],
                 verbose_name="facilities",
             ),
         ),
@@ -566,7 +566,7 @@ class Migration(migrations.Migration):
             field=models.JSONField(
                 blank=True,
                 default=list,
-                validators=[integration.validators.validate_code_list],
+                validators=[integration.content.validators.validate_code_list],
                 verbose_name="property tags",
             ),
         ),
@@ -577,7 +577,7 @@ class Migration(migrations.Migration):
                 blank=True,
                 default=dict,
                 help_text="Percentage refunded when a guest cancels this many days or more before check-in.",
-                validators=[integration.validators.validate_refunds],
+                validators=[integration.content.validators.validate_refunds],
                 verbose_name="refund policy",
             ),
         ),
@@ -587,7 +587,7 @@ class Migration(migrations.Migration):
             field=models.JSONField(
                 blank=True,
                 default=list,
-                validators=[integration.validators.validate_code_list],
+                validators=[integration.content.validators.validate_code_list],
                 verbose_name="services",
             ),
         ),

@@ -7,8 +7,9 @@ benchmark) who wants everything pending, or a full resync, sent now and a summar
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..choices import SyncStatus
-from ..models import Property, SyncState
+from ..content.models import Property
+from .choices import SyncStatus
+from .models import SyncState
 from .outbox import sync_state_ensure
 from .resources import RESOURCES
 from .sender import Outcome, sync_send

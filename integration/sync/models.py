@@ -3,8 +3,8 @@
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from ..choices import SyncStatus
-from .properties import Property
+from ..content.models import Property
+from .choices import SyncStatus
 
 
 class ResourceKind(models.TextChoices):

@@ -3,14 +3,16 @@
 import logging
 from datetime import timedelta
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from ..choices import SyncStatus
-from ..models import Property, SyncAttempt, SyncState
+from ..content.models import Property
 from ..retention import purge_older_than
+from .choices import SyncStatus
+from .models import SyncAttempt, SyncState
 from .resources import KIND_OF_MODEL
 
 logger = logging.getLogger(__name__)
@@ -18,6 +20,9 @@ logger = logging.getLogger(__name__)
 #: A queued send not started in this time is taken as lost (broker down, message dropped): the sweeper
 #: queues it again.
 QUEUE_GRACE = timedelta(minutes=2)
+#: The Celery task that sends one row (integration.sync.tasks), queued by name: the tasks call the
+#: engine, the engine never imports them back.
+SEND_TASK = "integration.tasks.sync_resource"
 
 
 def _property_id(obj):
@@ -61,10 +66,8 @@ def sync_queue(state_id, *, countdown=0, force=False):
 
 
 def _publish(state_id, countdown):
-    from ..tasks import sync_resource
-
     try:
-        sync_resource.apply_async((state_id,), countdown=countdown)
+        current_app.tasks[SEND_TASK].apply_async((state_id,), countdown=countdown)
     except Exception:  # the broker is down: the row stays pending and the sweeper queues it again
         logger.warning("could not queue the hub sync of state %s; the sweeper will retry", state_id, exc_info=True)
 

@@ -9,8 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..hub import endpoints, payloads
-from ..models import Property, RatePlan, RatePlanModel, ResourceKind, RoomType
+from ..hub import endpoints
 
 
 class PlanError(Exception):
@@ -68,102 +67,16 @@ class Resource:
         return str(obj)
 
 
-@dataclass(frozen=True)
-class ContentResource(Resource):
-    """Property, room type, rate plan model or rate plan: POST once, then PATCH what changed."""
-
-    create: endpoints.Endpoint = None
-    update: endpoints.Endpoint = None
-    build: Any = None
-
-    def parents(self, obj):
-        return content_parents(obj)
-
-    def describe(self, obj):
-        return "/".join(path_params(obj).values())
-
-    def plan(self, state, obj, *, full):
-        body = self.build(obj)
-        params = path_params(obj)
-        if not state.known_to_hub:
-            patch_all = Call(self.update, params, payloads.full_patch_body(self.kind, body))
-            return Plan([Call(self.create, params, body, if_exists=patch_all)], acked_body=body)
-        if full:
-            send = payloads.full_patch_body(self.kind, body)
-        else:
-            send = payloads.patch_body(self.kind, state.acked_body, body)
-        return Plan([Call(self.update, params, send)] if send else [], acked_body=body)
-
-
-def path_params(obj):
-    """The placeholders of the resource's paths (create and update)."""
-    if isinstance(obj, Property):
-        return {"pid": obj.vendor_id}
-    if isinstance(obj, RoomType):
-        return {"pid": obj.property.vendor_id, "rid": obj.vendor_id}
-    if isinstance(obj, RatePlanModel):
-        return {"pid": obj.property.vendor_id, "mid": obj.vendor_id}
-    return {"pid": obj.property.vendor_id, "rid": obj.room_type.vendor_id, "rpid": obj.vendor_id}
-
-
-def content_parents(obj):
-    """The content the hub must know before obj: (kind, object) pairs."""
-    if isinstance(obj, RoomType | RatePlanModel):
-        return [(ResourceKind.PROPERTY, obj.property)]
-    if isinstance(obj, RatePlan):
-        return [(ResourceKind.ROOM_TYPE, obj.room_type), (ResourceKind.RATE_PLAN_MODEL, obj.model)]
-    return []
-
-
-RESOURCES = {
-    ResourceKind.PROPERTY: ContentResource(
-        kind=ResourceKind.PROPERTY,
-        model=Property,
-        rank=0,
-        create=endpoints.PROPERTY_CREATE,
-        update=endpoints.PROPERTY_UPDATE,
-        build=payloads.build_property,
-        prefetch=("translations", "photos"),
-    ),
-    ResourceKind.ROOM_TYPE: ContentResource(
-        kind=ResourceKind.ROOM_TYPE,
-        model=RoomType,
-        rank=1,
-        create=endpoints.ROOMTYPE_CREATE,
-        update=endpoints.ROOMTYPE_UPDATE,
-        build=payloads.build_roomtype,
-        related=("property",),
-        prefetch=("translations", "photos"),
-    ),
-    ResourceKind.RATE_PLAN_MODEL: ContentResource(
-        kind=ResourceKind.RATE_PLAN_MODEL,
-        model=RatePlanModel,
-        rank=1,
-        create=endpoints.RATEPLAN_MODEL_CREATE,
-        update=endpoints.RATEPLAN_MODEL_UPDATE,
-        build=payloads.build_rateplan_model,
-        related=("property",),
-        prefetch=("translations",),
-    ),
-    ResourceKind.RATE_PLAN: ContentResource(
-        kind=ResourceKind.RATE_PLAN,
-        model=RatePlan,
-        rank=2,
-        create=endpoints.RATEPLAN_CREATE,
-        update=endpoints.RATEPLAN_UPDATE,
-        build=payloads.build_rateplan,
-        related=("property", "room_type", "model"),
-    ),
-}
-
+#: Every kind of hub resource the engine sends, by kind; the areas and apps that own them register them.
+RESOURCES = {}
 #: The kind an object of each model is synced as when no kind is named (a rate plan's content, say,
 #: rather than its rates).
-KIND_OF_MODEL = {resource.model: kind for kind, resource in RESOURCES.items()}
+KIND_OF_MODEL = {}
 
 
 def register(resource, *, default_for_model=True):
-    """Add a kind of hub resource that another app owns (licenses, rates and availability); call it
-    from the app's ready()."""
+    """Add a kind of hub resource that an area or app owns (content, rates and availability, licenses);
+    call it from the app's ready()."""
     RESOURCES[resource.kind] = resource
     if default_for_model:
         KIND_OF_MODEL.setdefault(resource.model, resource.kind)

@@ -11,10 +11,10 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..choices import SyncStatus
 from ..hub.client import HubError, HubHTTPError, get_hub_client
 from ..hub.payloads import redact_body
-from ..models import SyncAttempt, SyncState
+from .choices import SyncStatus
+from .models import SyncAttempt, SyncState
 from .outbox import sync_queue, sync_state_ensure
 from .resources import RESOURCES, PlanError
 

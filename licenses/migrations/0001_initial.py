@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 import licenses.files
 import licenses.validators
-from integration.roles import sync_role_groups
+from integration.access.roles import sync_role_groups
 
 
 class Migration(migrations.Migration):

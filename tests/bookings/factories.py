@@ -3,10 +3,10 @@
 import datetime
 import itertools
 
-from integration.ari import KOREA
+from integration.ari.dates import KOREA
 from integration.models import RatePlanDay, RoomTypeDay
 from tests.factories import PropertyFactory, hub_content
-from tests.integration.ari_factories import day
+from tests.integration.ari.factories import day
 
 RATE = 100_000
 MODIFY = 20_000

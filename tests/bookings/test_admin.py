@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bookings.models import Booking, InboundCall
-from integration.choices import MembershipRole
+from integration.access.choices import MembershipRole
 from tests.factories import member
 
 from .factories import create_body, sellable

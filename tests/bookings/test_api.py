@@ -14,7 +14,7 @@ from bookings import services
 from bookings.api.errors import ERROR_TABLE
 from bookings.models import Booking, InboundCall
 from integration.models import AriDirtyRange, RatePlanDay, RoomTypeDay
-from tests.integration.ari_factories import day
+from tests.integration.ari.factories import day
 
 from .factories import RATE, create_body, sellable, stock
 
@@ -403,7 +403,7 @@ def test_every_hold_take_and_release_marks_the_room_types_availability_for_the_h
 def test_staff_and_managers_may_view_bookings_and_calls():
     from django.contrib.auth.models import Group
 
-    from integration.roles import GROUP_NAMES
+    from integration.access.roles import GROUP_NAMES
 
     for name in GROUP_NAMES.values():
         codenames = set(Group.objects.get(name=name).permissions.values_list("codename", flat=True))

@@ -7,11 +7,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from integration.ari import korea_today
-from integration.ari_grid import add_months, month_start
+from integration.ari.dates import korea_today
+from integration.ari.grid import add_months, month_start
 from integration.models import RatePlanDay
 from tests.factories import PASSWORD, PropertyFactory, member
-from tests.integration.ari_factories import ari_property, fill_days, month_dates
+from tests.integration.ari.factories import ari_property, fill_days, month_dates
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

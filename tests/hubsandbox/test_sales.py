@@ -13,11 +13,12 @@ from django.urls import reverse
 from bookings.models import Booking
 from hubsandbox import sales
 from hubsandbox.models import SandboxRateplan, SandboxSale
-from integration.ari import AriEdit, DateRange, Operation, ari_edit_apply
+from integration.ari.dates import DateRange
+from integration.ari.services import AriEdit, Operation, ari_edit_apply
 from integration.models import RoomTypeDay
 from integration.sync.batch import sync_pending
 from tests.factories import PropertyFactory, hub_content
-from tests.integration.ari_factories import day
+from tests.integration.ari.factories import day
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,7 +5,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from integration.services import membership_grant
+from integration.access.services import membership_grant
 from licenses.files import license_storage
 from tests.factories import PropertyFactory, member
 

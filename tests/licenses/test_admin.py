@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from integration.choices import SyncStatus
+from integration.access.services import membership_grant
 from integration.models import ResourceKind, SyncState
-from integration.services import membership_grant
+from integration.sync.choices import SyncStatus
 from integration.sync.outbox import sync_state_ensure
 from licenses.models import LicenseRequest
 from tests.factories import member

@@ -12,8 +12,8 @@ from django.core.files.base import ContentFile
 
 from hubsandbox.faults import inject_faults
 from hubsandbox.models import SandboxLicense
-from integration.choices import SyncStatus
 from integration.models import ResourceKind, SyncAttempt, SyncState
+from integration.sync.choices import SyncStatus
 from integration.sync.outbox import sync_state_ensure
 from integration.sync.sender import Outcome, sync_send
 from licenses import services, sync

@@ -7,8 +7,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
-from integration.choices import SyncStatus
 from integration.models import ResourceKind, SyncState
+from integration.sync.choices import SyncStatus
 from licenses.choices import PermitType
 from licenses.files import MAX_FILE_BYTES
 from licenses.models import LicenseRequest

@@ -1,11 +1,10 @@
-"""Properties, their translations and photos, and who may manage them."""
+"""Properties, their translations and photos."""
 
-from django.conf import settings
 from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from ..choices import ContentStatus, Locale, MembershipRole
+from ..choices import ContentStatus, Locale
 from ..validators import validate_code_list, validate_refunds
 
 phone_validator = RegexValidator(
@@ -138,34 +137,3 @@ class PropertyPhoto(Photo):
     class Meta(Photo.Meta):
         verbose_name = _("property photo")
         verbose_name_plural = _("property photos")
-
-
-class PropertyMembership(models.Model):
-    """A person's role at one property; it decides what of that property they see in the admin."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("user"),
-        on_delete=models.CASCADE,
-        related_name="property_memberships",
-    )
-    property = models.ForeignKey(
-        Property,
-        verbose_name=_("property"),
-        on_delete=models.CASCADE,
-        related_name="memberships",
-    )
-    role = models.CharField(_("role"), max_length=16, choices=MembershipRole.choices)
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("property membership")
-        verbose_name_plural = _("property memberships")
-        ordering = ["property__name", "user__username"]
-        constraints = [
-            models.UniqueConstraint(fields=["user", "property"], name="membership_one_role_per_property"),
-            models.CheckConstraint(condition=models.Q(role__in=MembershipRole.values), name="membership_role_valid"),
-        ]
-
-    def __str__(self):
-        return f"{self.user} @ {self.property.vendor_id}: {self.get_role_display()}"

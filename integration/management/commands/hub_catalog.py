@@ -3,7 +3,8 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from integration.catalog import catalog_counts, catalog_refresh
+from integration.catalog.selectors import catalog_counts
+from integration.catalog.services import catalog_refresh
 from integration.hub.client import HubError
 
 

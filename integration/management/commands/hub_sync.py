@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
-from integration.models import Property
+from integration.content.models import Property
 from integration.sync.batch import sync_pending
 from integration.sync.sender import Outcome
 

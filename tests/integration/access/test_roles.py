@@ -6,11 +6,11 @@ import pytest
 from django.contrib.auth.models import Group, Permission
 from django.db import connection
 
-from integration.choices import MembershipRole
+from integration.access.choices import MembershipRole
+from integration.access.roles import GROUP_NAMES, ROLE_PERMISSIONS
+from integration.access.selectors import properties_for_user
+from integration.access.services import membership_grant, membership_revoke
 from integration.models import PropertyMembership
-from integration.roles import GROUP_NAMES, ROLE_PERMISSIONS
-from integration.selectors import properties_for_user
-from integration.services import membership_grant, membership_revoke
 from tests.factories import PropertyFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -4,8 +4,8 @@ import datetime
 
 import factory
 
-from integration.ari import korea_today
-from integration.choices import RatePlanType
+from integration.ari.dates import korea_today
+from integration.content.choices import RatePlanType
 from integration.models import RatePlanDay, RoomTypeDay, SalesChannel
 from tests.factories import RatePlanFactory, RatePlanModelFactory, RoomTypeFactory
 

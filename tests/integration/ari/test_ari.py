@@ -6,23 +6,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from integration.ari import (
-    AriEdit,
-    DateRange,
-    NoRoomsAvailable,
-    Operation,
-    ari_edit_apply,
-    ari_edit_plan,
-    ari_edit_validate,
-    ari_window,
-    clamp_ranges,
-    inventory_hold,
-    inventory_release,
-    inventory_take,
-    korea_today,
-    merge_ranges,
-    ranges_of,
-)
+from integration.ari.dates import DateRange, ari_window, clamp_ranges, korea_today, merge_ranges, ranges_of
+from integration.ari.inventory import NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
+from integration.ari.services import AriEdit, Operation, ari_edit_apply, ari_edit_plan, ari_edit_validate
 from integration.hub.payloads import MAX_ARI_ENTRIES, ari_runs, build_ari_bodies
 from integration.models import (
     AriDirtyRange,

@@ -9,10 +9,11 @@ from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from integration.ari_csv import ARI_CSV_COLUMNS, AriRowStatus, ari_csv_apply, ari_csv_plan, ari_csv_read
+from integration.ari.csv_import import ari_csv_apply, ari_csv_plan
+from integration.ari.csv_parse import ARI_CSV_COLUMNS, AriRowStatus, ari_csv_read
 from integration.models import AriDirtyRange, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay, SyncState
 from tests.factories import member
-from tests.integration.ari_factories import SalesChannelFactory, ari_property, day, fill_days
+from tests.integration.ari.factories import SalesChannelFactory, ari_property, day, fill_days
 
 pytestmark = pytest.mark.django_db
 
@@ -320,7 +321,7 @@ def test_an_expired_preview_asks_for_the_file_again(staff_client, property_a, ro
 def test_a_preview_of_one_property_cannot_be_applied_to_another(client, property_a, property_b, rows):
     room_type, _standalone, _ = rows[0]
     user = member(property_a, "manager")
-    from integration.services import membership_grant
+    from integration.access.services import membership_grant
 
     membership_grant(user=user, property=property_b, role="manager")
     ari_property(property_b)

@@ -10,8 +10,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from integration.ari import korea_today
-from integration.ari_grid import add_months, grid_months, month_end, month_start
+from integration.ari.dates import korea_today
+from integration.ari.grid import add_months, grid_months, month_end, month_start
 from integration.models import (
     AriDirtyRange,
     ChannelAvailDay,
@@ -22,14 +22,7 @@ from integration.models import (
     SyncState,
 )
 from tests.factories import member
-from tests.integration.ari_factories import (
-    SalesChannelFactory,
-    ari_property,
-    day,
-    fill_days,
-    month_dates,
-    next_weekday,
-)
+from tests.integration.ari.factories import SalesChannelFactory, ari_property, day, fill_days, month_dates, next_weekday
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,8 @@ import pytest
 from django.db import transaction
 
 from hubsandbox import state as hub_state
-from integration.ari import AriEdit, DateRange, Operation, ari_edit_apply, ari_window, korea_today
+from integration.ari.dates import DateRange, ari_window, korea_today
+from integration.ari.services import AriEdit, Operation, ari_edit_apply
 from integration.models import AriDirtyRange, SalesChannel, SyncAttempt, SyncState
 from integration.sync.batch import sync_pending
 from tests.factories import PropertyFactory, hub_content

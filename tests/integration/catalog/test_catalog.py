@@ -12,25 +12,23 @@ from config.celery import app as celery_app
 from hubsandbox.catalog import valid_codes
 from hubsandbox.faults import Fault, inject_faults
 from hubsandbox.models import SandboxRequest
-from integration.catalog import (
+from integration.catalog.choices import CatalogGroup
+from integration.catalog.selectors import (
     PATH_SEPARATOR,
     TAG_FIELD_GROUPS,
-    CatalogInvalid,
     catalog_check_codes,
     catalog_choices,
     catalog_codes,
     catalog_label,
     catalog_latest,
-    catalog_refresh,
 )
-from integration.choices import CatalogGroup
+from integration.catalog.services import CatalogInvalid, catalog_refresh
+from integration.catalog.tasks import catalog_refresh_task
 from integration.hub.client import HubClient, HubError, HubHTTPError, HubResponse
 from integration.hub.endpoints import CATALOG
 from integration.models import CatalogSnapshot, Property, RoomType
-from integration.tasks import catalog_refresh_task
 from tests.factories import PropertyFactory
-
-from .catalog_data import TREE, catalog_answer, store_catalog
+from tests.integration.catalog.data import TREE, catalog_answer, store_catalog
 
 CLOSED_PORT = "http://127.0.0.1:9"
 

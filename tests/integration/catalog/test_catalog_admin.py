@@ -7,11 +7,11 @@ from django.test import Client
 from django.urls import reverse
 
 from hubsandbox.catalog import valid_codes
-from integration.choices import CatalogGroup
+from integration.catalog.choices import CatalogGroup
 from integration.models import CatalogSnapshot
 from tests.factories import UserFactory
+from tests.integration.catalog.data import store_catalog
 
-from .catalog_data import store_catalog
 from .test_catalog import CLOSED_PORT, path
 
 CHANGELIST = reverse("admin:integration_catalogsnapshot_changelist")

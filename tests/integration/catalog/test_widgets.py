@@ -7,12 +7,13 @@ from django import forms
 from django.http import QueryDict
 from django.utils import translation
 
-from integration.catalog import PATH_SEPARATOR
-from integration.forms import CatalogTagsField, RefundPolicyField, catalog_formfield
+from integration.catalog.forms import CatalogTagsField
+from integration.catalog.selectors import PATH_SEPARATOR
+from integration.catalog.widgets import CatalogTagsWidget
+from integration.content.forms import RefundPolicyField, catalog_formfield
+from integration.content.widgets import RefundPolicyWidget
 from integration.models import Property, RoomType
-from integration.widgets import CatalogTagsWidget, RefundPolicyWidget
-
-from .catalog_data import store_catalog
+from tests.integration.catalog.data import store_catalog
 
 pytestmark = pytest.mark.django_db
 

@@ -3,8 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from integration.choices import SyncStatus
 from integration.models import Property, RatePlanModel, RoomType, SyncAttempt, SyncState
+from integration.sync.choices import SyncStatus
 from integration.sync.outbox import sync_state_ensure
 from tests.admin_forms import changeform_data
 from tests.factories import PropertyFactory, RatePlanModelFactory, RoomTypeFactory, hub_content, korean, member
@@ -153,7 +153,7 @@ def test_rate_plans_only_offer_the_users_room_types_and_models(manager_client, p
 
 def test_a_rate_plan_needs_a_model_of_its_room_types_property(client, property_a, property_b):
     user = member(property_a, "manager")
-    from integration.services import membership_grant
+    from integration.access.services import membership_grant
 
     membership_grant(user=user, property=property_b, role="manager")
     client.force_login(user)

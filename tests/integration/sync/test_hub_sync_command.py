@@ -5,9 +5,9 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from integration.choices import SyncStatus
 from integration.hub.payloads import build_property, full_patch_body
 from integration.models import SyncAttempt, SyncState
+from integration.sync.choices import SyncStatus
 from integration.sync.outbox import sync_state_ensure
 from tests.factories import PropertyFactory, RoomTypeFactory, hub_content, korean
 

@@ -9,7 +9,7 @@ from bookings.models import InboundCall
 from integration import retention
 from integration.models import SyncAttempt
 from integration.sync.outbox import sync_state_ensure
-from integration.tasks import sync_attempts_purge_task
+from integration.sync.tasks import sync_attempts_purge_task
 from tests.factories import PropertyFactory
 
 pytestmark = pytest.mark.django_db

@@ -9,11 +9,10 @@ from kombu.exceptions import OperationalError
 
 from config.celery import app as celery_app
 from hubsandbox.faults import inject_faults
-from integration import tasks
-from integration.choices import SyncStatus
+from integration.content.services import content_saved
 from integration.models import Property, RatePlan, RatePlanModel, RoomType, SyncAttempt, SyncState
-from integration.services import content_saved
-from integration.sync import outbox
+from integration.sync import outbox, tasks
+from integration.sync.choices import SyncStatus
 from integration.sync.outbox import sync_sweep
 from tests.admin_forms import changeform_data
 from tests.factories import PropertyFactory, RoomTypeFactory, hub_content, korean, member

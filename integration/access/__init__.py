@@ -1,0 +1,1 @@
+"""Access: property memberships, the staff and manager roles, and the property-scoped admin."""

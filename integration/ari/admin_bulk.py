@@ -1,0 +1,206 @@
+"""The bulk edit screen of a property's rates and availability: the form, its preview (every cell's old
+and new value, and the hub requests the change causes), then the apply. A part of the property's admin
+(integration.ari.admin)."""
+
+import secrets
+from collections import defaultdict
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from ..content.models import RoomType
+from ..content.resources import path_params
+from ..hub import endpoints
+from ..sync.models import ResourceKind
+from .dates import ranges_of
+from .forms import AriBulkEditForm
+from .selectors import standalone_rates
+from .services import Operation, ari_edit_apply, ari_edit_plan
+from .templatetags import krw
+
+#: The most cells a bulk edit preview lists (the errors first); the counts always cover every cell.
+PREVIEW_CELLS = 400
+
+#: The largest value the database holds in a rate, difference or count.
+DB_INT_MAX = 2_147_483_647
+
+
+def _target_label(target):
+    if isinstance(target, RoomType):
+        return _("%(room_type)s · availability") % {"room_type": target.name}
+    return f"{target.room_type.name} · {target.model.name}"
+
+
+def _preview_value(change, value, bases):
+    """A cell's value as staff read it: a package's price with its difference, a business day as open or
+    closed, "—" for none."""
+    if change.field == "business_day":
+        return "—" if value is None else (_("open") if value else _("closed"))
+    if change.field == "rate_modify" and value is not None:
+        base = bases.get((change.target.room_type_id, change.date))
+        if base is None:
+            return krw(value, signed=True)
+        return _("%(price)s (difference %(diff)s)") % {"price": krw(base + value), "diff": krw(value, signed=True)}
+    return krw(value)
+
+
+def _preview_cell(change, bases):
+    labels = {
+        "rate": _("rate"),
+        "rate_modify": _("price"),
+        "business_day": _("open for sale"),
+        "allotment": _("rooms to sell"),
+        "cap": _("channel cap"),
+    }
+    return {
+        "date": change.date,
+        "weekday": date_format(change.date, "D"),
+        "target": _target_label(change.target),
+        "field": labels.get(change.field, change.field),
+        "old": _preview_value(change, change.old, bases),
+        "new": "" if change.error else _preview_value(change, change.new, bases),
+        "error": change.error,
+    }
+
+
+def _hub_requests(plan):
+    """One line per hub request the change causes: the rate plan's or room type's push, its path and the
+    changed days as merged ranges."""
+    dates = defaultdict(list)
+    for change in plan.changed:
+        dates[change.target].append(change.date)
+    requests = []
+    for target, days in dates.items():
+        if isinstance(target, RoomType):
+            kind, endpoint = ResourceKind.ARI_AVAILS, endpoints.ARI_AVAILS
+        else:
+            kind, endpoint = ResourceKind.ARI_RATES, endpoints.ARI_RATES
+        ranges = ranges_of(days)
+        requests.append(
+            {
+                "target": _target_label(target),
+                "kind": kind.label,
+                "path": f"{endpoint.method} {endpoint.path(**path_params(target))}",
+                "days": len(days),
+                "ranges": ", ".join(
+                    r.start.isoformat() if r.start == r.end else f"{r.start.isoformat()} ~ {r.end.isoformat()}"
+                    for r in ranges[:6]
+                )
+                + (" …" if len(ranges) > 6 else ""),
+            }
+        )
+    return sorted(requests, key=lambda request: (request["target"], request["kind"]))
+
+
+class AriBulkEditViews:
+    """The bulk edit views of PropertyAriAdmin."""
+
+    def calendar_bulk_view(self, request, object_id):
+        """GET: the bulk edit form. POST "preview": the cells and hub requests it would change. POST
+        "apply" (of an unchanged, previewed form): the edit as one change, then back to the grid."""
+        prop = self._ari_property(request, object_id, edit=True)
+        if request.method == "POST":
+            form = AriBulkEditForm(request.POST, property=prop)
+        else:
+            first = request.GET.get("from") or ""
+            form = AriBulkEditForm(
+                property=prop,
+                initial={"ranges": [(first, request.GET.get("to") or "")], "channel": request.GET.get("channel")},
+            )
+        preview = None
+        if form.is_bound and form.is_valid():
+            edit = form.cleaned_data["edit"]
+            plan = ari_edit_plan(edit)
+            blocked = self._bulk_errors(form, plan)
+            digest = form.digest()
+            if "apply" in request.POST and not blocked:
+                if secrets.compare_digest(request.POST.get("digest", ""), digest):
+                    response = self._bulk_apply(request, prop, edit)
+                    if response is not None:
+                        return response
+                else:
+                    self.message_user(
+                        request,
+                        _("The choices changed since the preview: check this preview, then apply."),
+                        messages.WARNING,
+                    )
+            preview = self._bulk_preview(prop, edit, plan, digest=digest, blocked=blocked)
+        context = self._context(
+            request,
+            prop,
+            _("Bulk edit: %(property)s") % {"property": prop.name},
+            form=form,
+            preview=preview,
+            media=self.media + form.media,
+        )
+        return TemplateResponse(request, "admin/integration/property/ari_bulk.html", context)
+
+    def _bulk_errors(self, form, plan):
+        """Turn the cells the edit cannot change into form errors; True when there are any."""
+        for change in plan.changes:
+            if not change.error and change.new is not None and abs(change.new) > DB_INT_MAX:
+                change.error = _("The result would be too large.")
+        errors = plan.errors
+        if not errors:
+            return False
+        messages_ = [_("%(count)s cells cannot change; nothing was saved:") % {"count": len(errors)}]
+        messages_.extend(
+            f"{change.date.isoformat()} · {_target_label(change.target)}: {change.error}" for change in errors[:10]
+        )
+        if len(errors) > 10:
+            messages_.append(_("… and %(count)s more.") % {"count": len(errors) - 10})
+        form.add_error(None, messages_)
+        return True
+
+    def _bulk_apply(self, request, prop, edit):
+        """Apply the edit and go back to the grid; None (with a message) when the data changed so that
+        it no longer applies, and the preview is shown again."""
+        try:
+            plan = ari_edit_apply(edit)
+        except (ValidationError, IntegrityError) as error:
+            reasons = " ".join(error.messages) if isinstance(error, ValidationError) else ""
+            reasons = reasons or _("bookings changed meanwhile.")
+            self.message_user(request, _("Nothing was saved: %(reasons)s") % {"reasons": reasons}, messages.ERROR)
+            return None
+        self.message_user(
+            request,
+            _("Changed %(cells)s cells; %(requests)s requests to the hub are queued.")
+            % {"cells": len(plan.changed), "requests": len(plan.hub_requests)},
+            messages.SUCCESS,
+        )
+        first = min(date_range.start for date_range in edit.ranges)
+        return redirect(self._calendar_url(prop, month=first.replace(day=1), channel=edit.channel))
+
+    def _bulk_preview(self, prop, edit, plan, *, digest, blocked):
+        """What the preview shows: the cells (errors first, then changes), and the hub requests."""
+        changed, errors = plan.changed, plan.errors
+        dates = [change.date for change in plan.changes]
+        bases = {}
+        if dates and any(getattr(change.target, "model", None) for change in plan.changes):
+            bases = standalone_rates(
+                {change.target.room_type_id for change in plan.changes if not isinstance(change.target, RoomType)},
+                min(dates),
+                max(dates),
+            )
+        shown = [*errors, *changed][:PREVIEW_CELLS]
+        availability = edit.operation == Operation.SET_AVAILABILITY
+        ignored = 0
+        if edit.operation != Operation.CLEAR_CHANNEL:
+            ignored = len(edit.rate_plans) if availability else len(edit.room_types)
+        return {
+            "cells": [_preview_cell(change, bases) for change in shown],
+            "changed_count": len(changed),
+            "error_count": len(errors),
+            "unchanged_count": len(plan.changes) - len(changed) - len(errors),
+            "hidden_count": len(errors) + len(changed) - len(shown),
+            "requests": _hub_requests(plan),
+            "ignored": ignored,
+            "availability": availability,
+            "digest": digest,
+            "blocked": blocked,
+        }

@@ -1,0 +1,184 @@
+"""The vendor's code mapping table: importing it from a CSV file, previewed, then applied (the spec's
+start-up order: fetch the catalog, then map)."""
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.db import models, transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from ..csv_files import csv_records
+from .choices import CatalogGroup
+from .models import CodeMapping
+from .selectors import catalog_read
+
+#: The CSV header of a code mapping file; note may be left out.
+MAPPING_COLUMNS = ("group", "vendor_code", "hub_code", "note")
+
+_REQUIRED_COLUMNS = MAPPING_COLUMNS[:3]
+
+#: Larger files are refused: a mapping table has hundreds of rows, not megabytes.
+MAPPING_MAX_BYTES = 1024 * 1024
+
+
+class MappingImportAction(models.TextChoices):
+    """What importing one row of a code mapping file does."""
+
+    CREATE = "create", gettext_lazy("Create")
+    UPDATE = "update", gettext_lazy("Update")
+    UNCHANGED = "unchanged", gettext_lazy("Unchanged")
+    ERROR = "error", gettext_lazy("Error")
+
+
+@dataclass
+class MappingImportRow:
+    """One data line of the file and what importing it does (problems say why it cannot)."""
+
+    line: int
+    group: str
+    vendor_code: str
+    hub_code: str
+    note: str = ""
+    extra: list = field(default_factory=list)
+    action: str = MappingImportAction.ERROR
+    problems: list = field(default_factory=list)
+    changes: list = field(default_factory=list)
+    changed_fields: list = field(default_factory=list)
+    hub_label: str = ""
+    mapping_id: int | None = None
+
+    def get_action_display(self):
+        """The action's label, as a model's choice field would give it."""
+        return MappingImportAction(self.action).label
+
+
+@dataclass
+class MappingImportPlan:
+    """Every row's action; applied is True once the rows were written (never when any row has errors)."""
+
+    rows: list
+    applied: bool = False
+
+    @property
+    def has_errors(self):
+        return any(row.action == MappingImportAction.ERROR for row in self.rows)
+
+    def count(self, action):
+        return sum(1 for row in self.rows if row.action == action)
+
+    @property
+    def counts(self):
+        """{action: number of rows}, every action present."""
+        return {action: self.count(action) for action in MappingImportAction.values}
+
+
+def code_mappings_read_csv(content):
+    """Rows of a code mapping file (bytes or text, UTF-8) as MappingImportRow, before any check.
+
+    Raises ValidationError when the file as a whole is unusable: not UTF-8 text, not CSV, too large,
+    a wrong header, or no rows.
+    """
+    records = csv_records(content, columns=MAPPING_COLUMNS, required=_REQUIRED_COLUMNS, max_bytes=MAPPING_MAX_BYTES)
+    return [MappingImportRow(line=record.line, **record.cells, extra=record.extra) for record in records]
+
+
+def _max_length(name):
+    return CodeMapping._meta.get_field(name).max_length
+
+
+def _plan_row(row, catalog, existing, first_line):
+    """Set the row's action, problems and changes against the catalog and the stored mappings."""
+    row.group = row.group.lower()
+    problems = []
+    if row.extra:
+        problems.append(_("The line has more values than the header."))
+    if row.group not in CatalogGroup.values:
+        problems.append(
+            _("Unknown group “%(group)s”; use one of %(groups)s.")
+            % {"group": row.group, "groups": ", ".join(CatalogGroup.values)}
+        )
+    if not row.vendor_code:
+        problems.append(_("Our code (vendor_code) is empty."))
+    if not row.hub_code:
+        problems.append(_("The hub code (hub_code) is empty."))
+    for name in ("vendor_code", "hub_code", "note"):
+        if len(getattr(row, name)) > _max_length(name):
+            problems.append(
+                _("%(column)s is longer than %(max)s characters.") % {"column": name, "max": _max_length(name)}
+            )
+    key = (row.group, row.vendor_code)
+    if row.vendor_code and key in first_line:
+        problems.append(
+            _("Our code “%(code)s” is already mapped in line %(line)s of this file.")
+            % {"code": row.vendor_code, "line": first_line[key]}
+        )
+    first_line.setdefault(key, row.line)
+    if row.hub_code and row.group in CatalogGroup.values:
+        if catalog is None:
+            problems.append(_("Fetch the hub's code catalog first: there is none yet to check hub codes against."))
+        elif row.hub_code not in catalog.codes.get(row.group, ()):
+            problems.append(
+                _("The hub code “%(code)s” is not in the hub's catalog (%(group)s).")
+                % {"code": row.hub_code, "group": CatalogGroup(row.group).label}
+            )
+        else:
+            row.hub_label = catalog.label(row.group, row.hub_code, translation.get_language())
+    row.problems = problems
+    if problems:
+        row.action = MappingImportAction.ERROR
+        return
+    current = existing.get(key)
+    if current is None:
+        row.action = MappingImportAction.CREATE
+        return
+    row.mapping_id = current.pk
+    for name in ("hub_code", "note"):
+        old, new = getattr(current, name), getattr(row, name)
+        if old != new:
+            label = CodeMapping._meta.get_field(name).verbose_name
+            row.changed_fields.append(name)
+            row.changes.append(_("%(field)s: %(old)s → %(new)s") % {"field": label, "old": old, "new": new})
+    row.action = MappingImportAction.UPDATE if row.changes else MappingImportAction.UNCHANGED
+
+
+def code_mappings_import(rows: Iterable[MappingImportRow], *, apply):
+    """Plan the import of rows (from code_mappings_read_csv) and, with apply, write it in one transaction.
+
+    Every row becomes create, update, unchanged or error (with the reasons). Any error row blocks the
+    whole apply: then nothing is written and plan.applied stays False.
+    """
+    rows = list(rows)
+    with transaction.atomic():
+        catalog = catalog_read()
+        existing = {
+            (mapping.group, mapping.vendor_code): mapping
+            for mapping in CodeMapping.objects.select_for_update().filter(group__in={row.group.lower() for row in rows})
+        }
+        first_line = {}
+        for row in rows:
+            _plan_row(row, catalog, existing, first_line)
+        plan = MappingImportPlan(rows=rows)
+        if not apply or plan.has_errors:
+            return plan
+        created = CodeMapping.objects.bulk_create(
+            CodeMapping(group=row.group, vendor_code=row.vendor_code, hub_code=row.hub_code, note=row.note)
+            for row in rows
+            if row.action == MappingImportAction.CREATE
+        )
+        for row, mapping in zip(
+            (row for row in rows if row.action == MappingImportAction.CREATE), created, strict=True
+        ):
+            row.mapping_id = mapping.pk
+        now = timezone.now()
+        updated = []
+        for row in rows:
+            if row.action == MappingImportAction.UPDATE:
+                mapping = existing[row.group, row.vendor_code]
+                mapping.hub_code, mapping.note, mapping.updated_at = row.hub_code, row.note, now
+                updated.append(mapping)
+        # bulk_update skips auto_now, hence updated_at set above.
+        CodeMapping.objects.bulk_update(updated, ["hub_code", "note", "updated_at"])
+        plan.applied = True
+    return plan

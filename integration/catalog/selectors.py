@@ -1,0 +1,231 @@
+"""Reading the hub's code catalog: the latest snapshot parsed once per process, its codes, labels and
+choices, and checking tags against it."""
+
+from collections.abc import Mapping
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext_lazy
+
+from ..content.models import Property, RoomType
+from .choices import CatalogGroup
+from .models import CatalogSnapshot
+
+#: The locales a snapshot holds; the first is the hub's default and the source of the tree.
+SNAPSHOT_LOCALES = ("ko-KR", "en-US")
+
+#: Which catalog group each tag field of Property and RoomType takes its codes from.
+TAG_FIELD_GROUPS = {
+    "classifications": CatalogGroup.CLASSIFICATION,
+    "property_tags": CatalogGroup.PROPERTY,
+    "facility_tags": CatalogGroup.FACILITY,
+    "service_tags": CatalogGroup.SERVICE,
+    "attraction_tags": CatalogGroup.ATTRACTION,
+    "roomtype_tags": CatalogGroup.ROOMTYPE,
+    "amenity_tags": CatalogGroup.AMENITY,
+    "view_tags": CatalogGroup.VIEW,
+}
+
+#: The models whose fields TAG_FIELD_GROUPS names.
+TAG_MODELS = (Property, RoomType)
+
+#: Joins the names along a nested code's path in its label, e.g. "Pool \u203a Outdoor pool".
+PATH_SEPARATOR = " \u203a "
+
+
+def _walk(nodes):
+    """Every node of a tree with the codes of its path from the top-level node: (node, (code, ...))."""
+    stack = [(node, ()) for node in reversed(nodes)]
+    while stack:
+        node, parents = stack.pop()
+        path = (*parents, node["code"])
+        yield node, path
+        stack.extend((child, path) for child in reversed(node.get("children") or ()))
+
+
+def catalog_counts(snapshot):
+    """How many codes (at any depth) each group of a snapshot has: {group: count}."""
+    tree = snapshot.data[SNAPSHOT_LOCALES[0]]
+    return {group: sum(1 for _node in _walk(tree.get(group, []))) for group in CatalogGroup.values}
+
+
+def _locale_for(language):
+    """The snapshot locale whose names suit a Django language code: Korean for ko*, else English."""
+    return SNAPSHOT_LOCALES[0] if (language or settings.LANGUAGE_CODE).lower().startswith("ko") else "en-US"
+
+
+class Catalog:
+    """A snapshot parsed for reading: codes and their paths per group, names per locale.
+
+    The tree comes from the Korean answer (the hub's default); English names fall back to the Korean
+    one, and a missing name to the code, so both languages list the same codes.
+    """
+
+    def __init__(self, snapshot):
+        self.key = (snapshot.pk, snapshot.fetched_at)
+        self.snapshot = snapshot
+        tree = snapshot.data[SNAPSHOT_LOCALES[0]]
+        #: {group: {code: path}} in catalog order, parents before their children; path is the codes from
+        #: the top-level node down to the code.
+        self.paths = {group: {node["code"]: path for node, path in _walk(tree[group])} for group in tree}
+        self.codes = {group: frozenset(paths) for group, paths in self.paths.items()}
+        self.names = {
+            locale: {
+                group: {node["code"]: node["name"] for node, _path in _walk(nodes)}
+                for group, nodes in snapshot.data.get(locale, {}).items()
+            }
+            for locale in SNAPSHOT_LOCALES
+        }
+        self._choices = {}
+
+    def _name(self, group, code, locale):
+        for source in (locale, SNAPSHOT_LOCALES[0]):
+            name = self.names.get(source, {}).get(group, {}).get(code)
+            if name:
+                return name
+        return code
+
+    def _label(self, group, code, locale):
+        path = self.paths.get(group, {}).get(code, (code,))
+        return PATH_SEPARATOR.join(self._name(group, step, locale) for step in path)
+
+    def label(self, group, code, language):
+        """The code's name with the names of its parents (joined by PATH_SEPARATOR) in the language (a
+        Django language code); None when the group lacks the code."""
+        if code not in self.codes.get(group, ()):
+            return None
+        return self._label(group, code, _locale_for(language))
+
+    def choices(self, group, language):
+        """Grouped choices of a group in the language (see catalog_choices), built once per group and locale."""
+        locale = _locale_for(language)
+        if (group, locale) not in self._choices:
+            self._choices[group, locale] = self._build_choices(group, locale)
+        return [(label, list(options)) for label, options in self._choices[group, locale]]
+
+    def _build_choices(self, group, locale):
+        below = {}  # top-level code -> the options of every code under it, in catalog order
+        for code, path in self.paths.get(group, {}).items():
+            if len(path) > 1:
+                below.setdefault(path[0], []).append((code, self._label(group, code, locale)))
+        optgroups, leaves = [], []
+        for code, path in self.paths.get(group, {}).items():
+            if len(path) > 1:
+                continue
+            option = (code, self._name(group, code, locale))
+            if code in below:
+                optgroups.append((option[1], (option, *below[code])))
+            else:
+                leaves.append(option)
+        if leaves:
+            # Built once and kept, so in the list's own language rather than whichever is active now.
+            with translation.override("ko" if locale == SNAPSHOT_LOCALES[0] else "en"):
+                label = _("Other") if optgroups else str(CatalogGroup(group).label)
+            optgroups.append((label, tuple(leaves)))
+        return tuple(optgroups)
+
+
+#: The last catalog parsed in this process. Snapshots never change, so it stays right for as long as
+#: its snapshot is the latest; a newer one (stored by any process) has another key and replaces it.
+_latest = None
+
+
+def catalog_remember(catalog):
+    """Keep catalog as this process's latest (after a fetch stored it); returns it."""
+    global _latest
+    _latest = catalog
+    return catalog
+
+
+def _latest_catalog():
+    """The latest snapshot, parsed; None before the first fetch.
+
+    Costs one indexed two-column query; the catalog itself is loaded and parsed only when it changed.
+    """
+    head = CatalogSnapshot.objects.order_by("-fetched_at", "-pk").values_list("pk", "fetched_at").first()
+    if head is None:
+        return None
+    cached = _latest
+    if cached is not None and cached.key == head:
+        return cached
+    snapshot = CatalogSnapshot.objects.filter(pk=head[0]).first()
+    return catalog_remember(Catalog(snapshot)) if snapshot else _latest_catalog()
+
+
+def catalog_read():
+    """The latest catalog parsed for reading (a Catalog: codes, labels, choices), or None before the
+    first fetch. Read it once where many codes are looked up."""
+    return _latest_catalog()
+
+
+def catalog_latest():
+    """The latest CatalogSnapshot, or None before the catalog was first fetched."""
+    catalog = _latest_catalog()
+    return catalog.snapshot if catalog else None
+
+
+def catalog_codes(group):
+    """Every code of a group, at any depth, in the latest catalog (empty before the first fetch)."""
+    catalog = _latest_catalog()
+    return catalog.codes.get(CatalogGroup(group), frozenset()) if catalog else frozenset()
+
+
+def catalog_choices(group, language):
+    """A group's codes as Django grouped choices: [(optgroup label, [(code, label), ...]), ...].
+
+    Each top-level node with children is an optgroup holding itself and every code below it, labelled
+    with its path (names joined by PATH_SEPARATOR); top-level leaves share one last optgroup. Names are Korean
+    when language (a Django language code) starts with "ko", English otherwise. Empty before the
+    first fetch.
+    """
+    catalog = _latest_catalog()
+    return catalog.choices(CatalogGroup(group), language) if catalog else []
+
+
+def catalog_label(group, code, language):
+    """The code's label with its path in the language, or None when the latest catalog lacks it."""
+    catalog = _latest_catalog()
+    return catalog.label(CatalogGroup(group), code, language) if catalog else None
+
+
+_UNKNOWN_CODES = ngettext_lazy(
+    "%(codes)s is not a code of the hub's catalog (%(group)s).",
+    "%(codes)s are not codes of the hub's catalog (%(group)s).",
+    "count",
+)
+
+_NO_CATALOG = gettext_lazy(
+    "Fetch the hub's code catalog first: no catalog has been fetched yet to check %(codes)s against."
+)
+
+
+def catalog_check_codes(values, field_groups=TAG_FIELD_GROUPS):
+    """Field errors for codes that the latest catalog lacks: {field: ValidationError}, empty when all is well.
+
+    values is a mapping (a form's cleaned_data) or an object (a Property or RoomType); only the fields
+    of field_groups ({field: CatalogGroup}) that it has are checked, and only their string codes (the
+    list's shape is validate_code_list's concern). The result suits form.add_error(field, error) and
+    ValidationError(result).
+    """
+    catalog = _latest_catalog()
+    errors = {}
+    for name, group in field_groups.items():
+        codes = values.get(name) if isinstance(values, Mapping) else getattr(values, name, None)
+        if not isinstance(codes, list | tuple):
+            continue
+        codes = [code for code in codes if isinstance(code, str) and code]
+        if catalog is None:
+            unknown = codes
+        else:
+            known = catalog.codes.get(CatalogGroup(group), frozenset())
+            unknown = [code for code in codes if code not in known]
+        if not unknown:
+            continue
+        params = {"codes": ", ".join(unknown), "count": len(unknown), "group": CatalogGroup(group).label}
+        if catalog is None:
+            errors[name] = ValidationError(_NO_CATALOG, code="no_catalog", params=params)
+        else:
+            errors[name] = ValidationError(_UNKNOWN_CODES, code="unknown_code", params=params)
+    return errors

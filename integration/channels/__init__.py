@@ -1,0 +1,1 @@
+"""Sales channels of the hub, on which rates and availability may differ."""

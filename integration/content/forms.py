@@ -1,0 +1,114 @@
+"""Form fields of content: the refund policy, and the field each JSON field of content is edited with."""
+
+import json
+import re
+from decimal import Decimal, InvalidOperation
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.text import capfirst
+from django.utils.translation import gettext_lazy as _
+
+from ..catalog.forms import CatalogTagsField
+from ..catalog.selectors import TAG_FIELD_GROUPS, TAG_MODELS
+from .models import Property
+from .widgets import RefundPolicyWidget, refund_rows
+
+_DAYS = re.compile(r"(\d{1,5})d?")
+
+
+def _parse_days(text):
+    match = _DAYS.fullmatch(text)
+    return int(match[1]) if match else None
+
+
+def _parse_percent(text):
+    try:
+        percent = Decimal(text.replace(",", "."))
+    except InvalidOperation:
+        return None
+    if not percent.is_finite() or not 0 <= percent <= 100:
+        return None
+    return int(percent) if percent == percent.to_integral_value() else float(percent)
+
+
+class RefundPolicyField(forms.Field):
+    """The refund policy {"<n>d": percent}, edited as rows with RefundPolicyWidget.
+
+    Cleans to the map ordered by days. A row with only one cell filled, days that are not a whole
+    number of 0 or more, a percentage outside 0-100 and days given twice are errors naming the row;
+    rows left empty are ignored.
+    """
+
+    widget = RefundPolicyWidget
+    default_error_messages = {
+        "incomplete": _("Row %(row)s: give both the days before check-in and the refund percentage."),
+        "days": _("Row %(row)s: the days before check-in must be a whole number of 0 or more."),
+        "percent": _("Row %(row)s: the refund must be a percentage from 0 to 100."),
+        "duplicate": _("Row %(row)s repeats the days before check-in of row %(first)s (%(days)s)."),
+    }
+
+    def prepare_value(self, value):
+        # The stored map as JSON text: the widget shows it as rows, and a client that posts a field's
+        # value unchanged (as tests/admin_forms.py does) sends the whole policy back. Posted rows stay
+        # as typed, so that a form with errors shows them again.
+        return json.dumps(value) if isinstance(value, dict) else value
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return {}
+        errors, policy, first_row = [], {}, {}
+        for number, (days_text, percent_text) in enumerate(refund_rows(value), start=1):
+            days_text, percent_text = days_text.strip(), percent_text.strip()
+            if not days_text and not percent_text:
+                continue
+            params = {"row": number}
+            if not days_text or not percent_text:
+                errors.append(ValidationError(self.error_messages["incomplete"], code="incomplete", params=params))
+                continue
+            days, percent = _parse_days(days_text), _parse_percent(percent_text)
+            if days is None:
+                errors.append(ValidationError(self.error_messages["days"], code="days", params=params))
+            if percent is None:
+                errors.append(ValidationError(self.error_messages["percent"], code="percent", params=params))
+            if days is None or percent is None:
+                continue
+            if days in first_row:
+                errors.append(
+                    ValidationError(
+                        self.error_messages["duplicate"],
+                        code="duplicate",
+                        params={**params, "first": first_row[days], "days": days},
+                    )
+                )
+                continue
+            first_row[days] = number
+            policy[days] = percent
+        if errors:
+            raise ValidationError(errors)
+        return {f"{days}d": policy[days] for days in sorted(policy)}
+
+    def has_changed(self, initial, data):
+        try:
+            return self.to_python(initial) != self.to_python(data)
+        except ValidationError:
+            return True
+
+
+def catalog_formfield(db_field, **kwargs):
+    """The tag picker for a tag field of Property or RoomType, the refund editor for Property.refunds,
+    else None. For ModelAdmin.formfield_for_dbfield or a ModelForm's formfield_callback."""
+    if not isinstance(db_field, models.JSONField):
+        return None
+    defaults = {
+        "label": capfirst(db_field.verbose_name),
+        "help_text": db_field.help_text,
+        "required": not db_field.blank,
+        **kwargs,
+    }
+    if db_field.model in TAG_MODELS and db_field.name in TAG_FIELD_GROUPS:
+        return CatalogTagsField(TAG_FIELD_GROUPS[db_field.name], **defaults)
+    if db_field.model is Property and db_field.name == "refunds":
+        return RefundPolicyField(**defaults)
+    return None

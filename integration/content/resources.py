@@ -1,0 +1,108 @@
+"""Properties, room types, rate plan models and rate plans as kinds of hub resource: POST once, then PATCH
+what changed (merge-patch)."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..hub import endpoints, payloads
+from ..sync.models import ResourceKind
+from ..sync.resources import Call, Plan, Resource, register
+from .models import Property, RatePlan, RatePlanModel, RoomType
+
+
+@dataclass(frozen=True)
+class ContentResource(Resource):
+    """Property, room type, rate plan model or rate plan: POST once, then PATCH what changed."""
+
+    create: endpoints.Endpoint = None
+    update: endpoints.Endpoint = None
+    build: Any = None
+
+    def parents(self, obj):
+        return content_parents(obj)
+
+    def describe(self, obj):
+        return "/".join(path_params(obj).values())
+
+    def plan(self, state, obj, *, full):
+        body = self.build(obj)
+        params = path_params(obj)
+        if not state.known_to_hub:
+            patch_all = Call(self.update, params, payloads.full_patch_body(self.kind, body))
+            return Plan([Call(self.create, params, body, if_exists=patch_all)], acked_body=body)
+        if full:
+            send = payloads.full_patch_body(self.kind, body)
+        else:
+            send = payloads.patch_body(self.kind, state.acked_body, body)
+        return Plan([Call(self.update, params, send)] if send else [], acked_body=body)
+
+
+def path_params(obj):
+    """The placeholders of the resource's paths (create and update)."""
+    if isinstance(obj, Property):
+        return {"pid": obj.vendor_id}
+    if isinstance(obj, RoomType):
+        return {"pid": obj.property.vendor_id, "rid": obj.vendor_id}
+    if isinstance(obj, RatePlanModel):
+        return {"pid": obj.property.vendor_id, "mid": obj.vendor_id}
+    return {"pid": obj.property.vendor_id, "rid": obj.room_type.vendor_id, "rpid": obj.vendor_id}
+
+
+def content_parents(obj):
+    """The content the hub must know before obj: (kind, object) pairs."""
+    if isinstance(obj, RoomType | RatePlanModel):
+        return [(ResourceKind.PROPERTY, obj.property)]
+    if isinstance(obj, RatePlan):
+        return [(ResourceKind.ROOM_TYPE, obj.room_type), (ResourceKind.RATE_PLAN_MODEL, obj.model)]
+    return []
+
+
+def register_content_resources():
+    """Add properties, room types, rate plan models and rate plans to the kinds the sync engine sends (from
+    the app's ready(); they come first, so each is its model's kind by default)."""
+    register(
+        ContentResource(
+            kind=ResourceKind.PROPERTY,
+            model=Property,
+            rank=0,
+            create=endpoints.PROPERTY_CREATE,
+            update=endpoints.PROPERTY_UPDATE,
+            build=payloads.build_property,
+            prefetch=("translations", "photos"),
+        )
+    )
+    register(
+        ContentResource(
+            kind=ResourceKind.ROOM_TYPE,
+            model=RoomType,
+            rank=1,
+            create=endpoints.ROOMTYPE_CREATE,
+            update=endpoints.ROOMTYPE_UPDATE,
+            build=payloads.build_roomtype,
+            related=("property",),
+            prefetch=("translations", "photos"),
+        )
+    )
+    register(
+        ContentResource(
+            kind=ResourceKind.RATE_PLAN_MODEL,
+            model=RatePlanModel,
+            rank=1,
+            create=endpoints.RATEPLAN_MODEL_CREATE,
+            update=endpoints.RATEPLAN_MODEL_UPDATE,
+            build=payloads.build_rateplan_model,
+            related=("property",),
+            prefetch=("translations",),
+        )
+    )
+    register(
+        ContentResource(
+            kind=ResourceKind.RATE_PLAN,
+            model=RatePlan,
+            rank=2,
+            create=endpoints.RATEPLAN_CREATE,
+            update=endpoints.RATEPLAN_UPDATE,
+            build=payloads.build_rateplan,
+            related=("property", "room_type", "model"),
+        )
+    )
