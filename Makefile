@@ -33,10 +33,11 @@ setup: $(VENV)/.runtime messages
 run: setup
 	exec $(BIN)/honcho --procfile Procfile.dev start
 
-## lint: ruff's checks and formatting
+## lint: ruff's checks and formatting, and the import contracts of .importlinter (imports run one way)
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 
 ## test: lint, then pytest (PostgreSQL and Redis when DATABASE_URL and CELERY_BROKER_URL are set)
 test: $(VENV)/.dev messages lint
