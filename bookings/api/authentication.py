@@ -83,9 +83,10 @@ def signature_valid(body: bytes, headers: dict, secrets=None) -> bool:
     return False
 
 
-def declared_body_size(request):
-    """The body's length as its Content-Length declares it (0 for none); BodyTooLarge when it is over
-    MAX_BODY_BYTES, not a number, or the body is chunked (Django's WSGI handler would read none of it)."""
+def check_body_size(request):
+    """BodyTooLarge unless the body's Content-Length (none: empty) is a number up to MAX_BODY_BYTES; a
+    chunked body, whose size is unknown until read, is refused too (Django's WSGI handler reads none of
+    it). Reads nothing."""
     if "HTTP_TRANSFER_ENCODING" in request.META:
         raise BodyTooLarge()
     try:
@@ -94,7 +95,6 @@ def declared_body_size(request):
         raise BodyTooLarge() from None
     if not 0 <= size <= MAX_BODY_BYTES:
         raise BodyTooLarge()
-    return size
 
 
 def _first_use(webhook_id):
@@ -113,7 +113,7 @@ class HubSignatureAuthentication(authentication.BaseAuthentication):
         headers = {name: django_request.headers.get(name, "") for name in _SIGNATURE_HEADERS}
         if not all(headers.values()) or not _timestamp_fresh(headers):
             raise exceptions.AuthenticationFailed()
-        declared_body_size(django_request)
+        check_body_size(django_request)
         # The raw bytes as they arrived (Django reads Content-Length bytes, no more); DRF parses them
         # later, from the same cached body.
         if not signature_valid(django_request.body, headers):

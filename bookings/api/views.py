@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from .. import services
 from ..models import InboundCall
 from .answers import booking_answer
-from .authentication import BodyTooLarge, HubSignatureAuthentication, declared_body_size
+from .authentication import BodyTooLarge, HubSignatureAuthentication, check_body_size
 from .errors import exception_handler
 from .limits import MAX_BODY_BYTES
 from .parsers import HubJSONParser
@@ -81,7 +81,7 @@ def _storable(text, limit=_MAX_LOGGED_BODY):
 def _logged_body(request):
     """The body as text (bytes that are not UTF-8 as \\x escapes); a body over the limit is not read."""
     try:
-        declared_body_size(request)
+        check_body_size(request)
     except BodyTooLarge:
         return f"(not read: over {MAX_BODY_BYTES} bytes, or without Content-Length)"
     try:
