@@ -30,9 +30,6 @@ from .api.errors import (
 )
 from .models import Booking, InboundCall
 
-#: The longest stay one booking may hold (nights).
-MAX_NIGHTS = 365
-
 
 def content_digest(payload):
     """SHA-256 of the validated create body, independent of key order and number formatting."""
@@ -42,7 +39,8 @@ def content_digest(payload):
 
 def stay_nights(*, checkin, checkout, stay_type):
     """The Korea dates a stay holds: each night from check-in to the day before check-out, or the
-    check-in day for a day use. Raises 3000 when check-out is not after check-in."""
+    check-in day for a day use. Raises 3000 when check-out is not after check-in. (The serializer has
+    kept the stay within the API's window and MAX_NIGHTS: bookings.api.limits.)"""
     first = checkin.astimezone(KOREA).date()
     last = checkout.astimezone(KOREA).date()
     if checkout <= checkin:
@@ -50,7 +48,7 @@ def stay_nights(*, checkin, checkout, stay_type):
     if stay_type == Booking.Type.DAYUSE:
         return [first]
     count = (last - first).days
-    if count < 1 or count > MAX_NIGHTS:
+    if count < 1:
         raise BookingError(BAD_INPUT)
     return [first + datetime.timedelta(days=n) for n in range(count)]
 
@@ -151,6 +149,9 @@ def _create_holding(payload, digest):
     plan = _resolve(payload["property_id"], payload["roomtype_id"], payload["rateplan_id"])
     stay_type = payload.get("type") or Booking.Type.OVERNIGHT
     nights = stay_nights(checkin=payload["checkin"], checkout=payload["checkout"], stay_type=stay_type)
+    # The channel's nightly amounts, when given, are one per night of this stay: no other date, none twice.
+    if payload.get("rates") and sorted(rate["date"] for rate in payload["rates"]) != nights:
+        raise BookingError(BAD_INPUT)
     guest, booker = payload["guest"], payload["booker"]
     _check_guests(plan.room_type, guest["adults"], guest["children"])
     rates = nightly_rates(plan, nights)
