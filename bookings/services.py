@@ -14,6 +14,7 @@ from django.utils import timezone
 from integration.ari import KOREA, NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
 from integration.choices import ContentStatus, RatePlanType
 from integration.models import RatePlan, RatePlanDay
+from integration.periodic import for_each_row
 from integration.retention import purge_older_than
 
 from .api.errors import (
@@ -294,23 +295,26 @@ def _release(booking):
 
 def bookings_release_expired(*, now=None):
     """Cancel pending bookings older than BOOKING_HOLD_MINUTES and give their nights back, each in its
-    own short transaction (rows another transaction holds are left for the next run). Returns how many."""
+    own short transaction (rows another transaction holds are left for the next run; a row that fails is
+    logged and skipped). Returns how many."""
     cutoff = (now or timezone.now()) - datetime.timedelta(minutes=settings.BOOKING_HOLD_MINUTES)
     ids = list(
         Booking.objects.filter(status=Booking.Status.PENDING, created_at__lt=cutoff).values_list("pk", flat=True)
     )
-    released = 0
-    for pk in ids:
-        with transaction.atomic():
-            booking = (
-                Booking.objects.select_for_update(skip_locked=True)
-                .filter(pk=pk, status=Booking.Status.PENDING, created_at__lt=cutoff)
-                .first()
-            )
-            if booking is not None:
-                _release(booking)
-                released += 1
-    return released
+    return for_each_row(ids, lambda pk: _release_expired(pk, cutoff), what="release of an expired hold")
+
+
+def _release_expired(pk, cutoff):
+    """Release booking pk if it is still an expired hold and nobody else holds its row; whether it was."""
+    booking = (
+        Booking.objects.select_for_update(skip_locked=True)
+        .filter(pk=pk, status=Booking.Status.PENDING, created_at__lt=cutoff)
+        .first()
+    )
+    if booking is None:
+        return False
+    _release(booking)
+    return True
 
 
 def inbound_calls_purge(*, now=None):

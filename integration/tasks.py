@@ -8,10 +8,10 @@ from .sync.outbox import sync_attempts_purge, sync_sweep
 from .sync.sender import sync_send
 
 
-@shared_task(ignore_result=True)
-def sync_resource(state_id):
+@shared_task(bind=True, ignore_result=True)
+def sync_resource(self, state_id):
     """Send one resource's current state to the hub (retries are queued by the sender itself)."""
-    sync_send(state_id)
+    sync_send(state_id, owner=self.request.hostname)
 
 
 @shared_task(ignore_result=True)
