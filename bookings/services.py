@@ -15,6 +15,7 @@ from integration.ari.dates import KOREA
 from integration.ari.inventory import NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
 from integration.content.choices import ContentStatus, RatePlanType
 from integration.models import RatePlan, RatePlanDay
+from integration.periodic import for_each_row
 from integration.retention import purge_older_than
 
 from .api.errors import (
@@ -31,9 +32,6 @@ from .api.errors import (
 )
 from .models import Booking, InboundCall
 
-#: The longest stay one booking may hold (nights).
-MAX_NIGHTS = 365
-
 
 def content_digest(payload):
     """SHA-256 of the validated create body, independent of key order and number formatting."""
@@ -43,7 +41,8 @@ def content_digest(payload):
 
 def stay_nights(*, checkin, checkout, stay_type):
     """The Korea dates a stay holds: each night from check-in to the day before check-out, or the
-    check-in day for a day use. Raises 3000 when check-out is not after check-in."""
+    check-in day for a day use. Raises 3000 when check-out is not after check-in. (The serializer has
+    kept the stay within the API's window and MAX_NIGHTS: bookings.api.limits.)"""
     first = checkin.astimezone(KOREA).date()
     last = checkout.astimezone(KOREA).date()
     if checkout <= checkin:
@@ -51,7 +50,7 @@ def stay_nights(*, checkin, checkout, stay_type):
     if stay_type == Booking.Type.DAYUSE:
         return [first]
     count = (last - first).days
-    if count < 1 or count > MAX_NIGHTS:
+    if count < 1:
         raise BookingError(BAD_INPUT)
     return [first + datetime.timedelta(days=n) for n in range(count)]
 
@@ -152,6 +151,9 @@ def _create_holding(payload, digest):
     plan = _resolve(payload["property_id"], payload["roomtype_id"], payload["rateplan_id"])
     stay_type = payload.get("type") or Booking.Type.OVERNIGHT
     nights = stay_nights(checkin=payload["checkin"], checkout=payload["checkout"], stay_type=stay_type)
+    # The channel's nightly amounts, when given, are one per night of this stay: no other date, none twice.
+    if payload.get("rates") and sorted(rate["date"] for rate in payload["rates"]) != nights:
+        raise BookingError(BAD_INPUT)
     guest, booker = payload["guest"], payload["booker"]
     _check_guests(plan.room_type, guest["adults"], guest["children"])
     rates = nightly_rates(plan, nights)
@@ -294,23 +296,26 @@ def _release(booking):
 
 def bookings_release_expired(*, now=None):
     """Cancel pending bookings older than BOOKING_HOLD_MINUTES and give their nights back, each in its
-    own short transaction (rows another transaction holds are left for the next run). Returns how many."""
+    own short transaction (rows another transaction holds are left for the next run; a row that fails is
+    logged and skipped). Returns how many."""
     cutoff = (now or timezone.now()) - datetime.timedelta(minutes=settings.BOOKING_HOLD_MINUTES)
     ids = list(
         Booking.objects.filter(status=Booking.Status.PENDING, created_at__lt=cutoff).values_list("pk", flat=True)
     )
-    released = 0
-    for pk in ids:
-        with transaction.atomic():
-            booking = (
-                Booking.objects.select_for_update(skip_locked=True)
-                .filter(pk=pk, status=Booking.Status.PENDING, created_at__lt=cutoff)
-                .first()
-            )
-            if booking is not None:
-                _release(booking)
-                released += 1
-    return released
+    return for_each_row(ids, lambda pk: _release_expired(pk, cutoff), what="release of an expired hold")
+
+
+def _release_expired(pk, cutoff):
+    """Release booking pk if it is still an expired hold and nobody else holds its row; whether it was."""
+    booking = (
+        Booking.objects.select_for_update(skip_locked=True)
+        .filter(pk=pk, status=Booking.Status.PENDING, created_at__lt=cutoff)
+        .first()
+    )
+    if booking is None:
+        return False
+    _release(booking)
+    return True
 
 
 def inbound_calls_purge(*, now=None):

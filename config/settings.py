@@ -39,6 +39,7 @@ CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
     "config.apps.VendorhubAdminConfig",
+    "config.apps.VendorhubConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -132,18 +133,25 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "polling_interval": 0.2,
     }
 else:
-    # Above the longest countdown or retry delay, so that a delayed message is not redelivered early.
+    # Redis gives an unacknowledged message to another worker only after this time. It must stay above
+    # the longest countdown (a retry's backoff, at most HUB_SYNC_BACKOFF_CAP; Retry-After, at most an
+    # hour), or a delayed message would be delivered twice. Recovery does not wait for it: a killed
+    # worker's hub sends come back through their lease and the sweeper, or at once when the worker
+    # starts again; periodic tasks run again on beat's next tick (README, "A killed worker").
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * 60 * 60}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A killed worker loses nothing: a message is acknowledged only after its task has run, and is
-# given back to the queue when the worker dies in the middle of it.
+# given back to the queue when one of the worker's processes dies in the middle of it (when the whole
+# worker dies, Redis keeps it for the visibility timeout above).
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BEAT_SCHEDULE = {
-    "hub-sync-sweeper": {"task": "integration.tasks.sync_sweeper", "schedule": 60.0},
+    # Queues again the sends a dead worker left: with a lease of one hub call (HUB_CONNECT_TIMEOUT +
+    # HUB_READ_TIMEOUT + 10 s) and this interval, another worker takes them over within about a minute.
+    "hub-sync-sweeper": {"task": "integration.tasks.sync_sweeper", "schedule": 15.0},
     "hub-sync-log-purge": {"task": "integration.tasks.sync_attempts_purge_task", "schedule": 24 * 60 * 60.0},
     # The hub's code catalog changes rarely; a daily fetch keeps the tag pickers and checks current.
     "hub-catalog-refresh": {"task": "integration.tasks.catalog_refresh_task", "schedule": 24 * 60 * 60.0},

@@ -2,8 +2,14 @@
 of days, then deleted by a daily task."""
 
 import datetime
+import logging
 
+from django.db import transaction
 from django.utils import timezone
+
+from .periodic import for_each_row
+
+logger = logging.getLogger(__name__)
 
 #: Rows deleted per statement, so that no delete holds its locks for long.
 BATCH = 5000
@@ -11,12 +17,25 @@ BATCH = 5000
 
 def purge_older_than(queryset, *, days, now=None):
     """Delete the rows of queryset created more than days ago (none when days <= 0: kept for ever), a
-    batch at a time. Returns how many."""
+    batch at a time; a batch that fails is deleted row by row, and a row that fails is logged and left.
+    Returns how many."""
     if days <= 0:
         return 0
     cutoff = (now or timezone.now()) - datetime.timedelta(days=days)
-    old = queryset.filter(created_at__lt=cutoff).order_by("pk")
-    purged = 0
-    while batch := list(old.values_list("pk", flat=True)[:BATCH]):
-        purged += queryset.model.objects.filter(pk__in=batch).delete()[0]
+    old = queryset.filter(created_at__lt=cutoff).order_by("pk").values_list("pk", flat=True)
+    purged, last = 0, None
+    # Onwards from the last batch's pk, so that rows left behind are not selected again.
+    while batch := list((old if last is None else old.filter(pk__gt=last))[:BATCH]):
+        purged += _delete(queryset.model, batch)
+        last = batch[-1]
     return purged
+
+
+def _delete(model, pks):
+    label = model._meta.label
+    try:
+        with transaction.atomic():
+            return model.objects.filter(pk__in=pks).delete()[0]
+    except Exception:
+        logger.warning("purge of %s: a batch of %d rows failed; deleting them one at a time", label, len(pks))
+    return for_each_row(pks, lambda pk: model.objects.filter(pk=pk).delete()[0], what=f"purge of {label}")

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from integration.hub import endpoints
 from integration.hub.client import HubError, get_hub_client
 from integration.models import Property, ResourceKind, SyncState
+from integration.periodic import for_each_row
 from integration.sync.outbox import sync_mark_changed, sync_request
 
 from . import selectors
@@ -192,15 +193,24 @@ def _store(request, fields, now):
 
 def license_requests_refresh_open(*, client=None):
     """Refresh every property with a request under review (or never read back); a property the hub cannot
-    answer for is logged and left for the next run. Returns how many requests were updated."""
+    answer for, or that fails otherwise, is logged and left for the next run. Returns how many requests
+    were updated."""
     client = client or get_hub_client()
-    updated = 0
-    for prop in Property.objects.filter(pk__in=selectors.license_property_ids_to_refresh()):
-        try:
-            updated += license_requests_refresh(property=prop, client=client)
-        except HubError as error:
-            logger.warning("could not refresh the license requests of property %s: %s", prop.pk, error.message)
-    return updated
+    property_ids = list(selectors.license_property_ids_to_refresh())
+    return for_each_row(
+        property_ids, lambda pk: _refresh_open(pk, client), what="license review refresh of a property", atomic=False
+    )
+
+
+def _refresh_open(property_id, client):
+    prop = Property.objects.filter(pk=property_id).first()
+    if prop is None:
+        return 0
+    try:
+        return license_requests_refresh(property=prop, client=client)
+    except HubError as error:
+        logger.warning("could not refresh the license requests of property %s: %s", prop.pk, error.message)
+        return 0
 
 
 def license_requests_queue_refresh(*, property_ids):

@@ -7,7 +7,6 @@ import time
 
 from django.http.request import RawPostDataException
 from drf_spectacular.utils import extend_schema
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -16,8 +15,10 @@ from rest_framework.views import APIView
 from .. import services
 from ..models import InboundCall
 from .answers import booking_answer
-from .authentication import HubSignatureAuthentication
+from .authentication import BodyTooLarge, HubSignatureAuthentication, check_body_size
 from .errors import exception_handler
+from .limits import MAX_BODY_BYTES
+from .parsers import HubJSONParser
 from .schema import ERROR_RESPONSES, SIGNATURE_HEADERS, BookingAnswerSerializer, RefundPolicyAnswerSerializer
 from .serializers import (
     BookingCreateSerializer,
@@ -40,7 +41,7 @@ class VendorApiView(APIView):
 
     authentication_classes = [HubSignatureAuthentication]
     permission_classes = [IsAuthenticated]
-    parser_classes = [JSONParser]
+    parser_classes = [HubJSONParser]
     renderer_classes = [JSONRenderer]
     booking = None
 
@@ -77,18 +78,27 @@ def _storable(text, limit=_MAX_LOGGED_BODY):
     return text.encode("utf-8", errors="backslashreplace").decode("utf-8")[:limit]
 
 
-def _log_call(request, response, duration_ms, booking, number):
+def _logged_body(request):
+    """The body as text (bytes that are not UTF-8 as \\x escapes); a body over the limit is not read."""
     try:
-        body = request.body.decode("utf-8", errors="replace")
+        check_body_size(request)
+    except BodyTooLarge:
+        return f"(not read: over {MAX_BODY_BYTES} bytes, or without Content-Length)"
+    try:
+        return request.body.decode("utf-8", errors="backslashreplace")
     except RawPostDataException:
-        body = ""
+        return ""
+
+
+def _log_call(request, response, duration_ms, booking, number):
+    body = _logged_body(request)
     headers = {
         _storable(name, 200): _storable(value, 2000)
         for name, value in request.headers.items()
         if name.lower() not in _SECRET_HEADERS
     }
     InboundCall.objects.create(
-        method=request.method,
+        method=_storable(request.method, 10),
         path=_storable(request.get_full_path(), 500),
         request_headers=headers,
         request_body=_storable(body),

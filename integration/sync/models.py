@@ -44,6 +44,8 @@ class SyncState(models.Model):
     queued_at = models.DateTimeField(null=True, blank=True)
     #: A worker sending this row holds it until then, so two never send the same resource at once.
     lease_until = models.DateTimeField(null=True, blank=True)
+    #: The Celery node name of the worker holding the lease (none for a command sending in-process).
+    lease_owner = models.CharField(_("sending worker"), max_length=200, blank=True, null=True)  # noqa: DJ001
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:

@@ -10,6 +10,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from ..content.models import Property
+from ..periodic import for_each_row
 from ..retention import purge_older_than
 from .choices import SyncStatus
 from .models import SyncAttempt, SyncState
@@ -17,9 +18,10 @@ from .resources import KIND_OF_MODEL
 
 logger = logging.getLogger(__name__)
 
-#: A queued send not started in this time is taken as lost (broker down, message dropped): the sweeper
-#: queues it again.
-QUEUE_GRACE = timedelta(minutes=2)
+#: A queued send not started in this time is taken as lost (broker down, message dropped, or reserved by
+#: a worker that died): the sweeper queues it again. Longer than a message usually waits in a busy queue,
+#: so that the sweeper does not queue a whole backlog twice. See README, "A killed worker".
+QUEUE_GRACE = timedelta(minutes=1)
 #: The Celery task that sends one row (integration.sync.tasks), queued by name: the tasks call the
 #: engine, the engine never imports them back.
 SEND_TASK = "integration.tasks.sync_resource"
@@ -56,13 +58,15 @@ def sync_state_changed(state):
 
 def sync_queue(state_id, *, countdown=0, force=False):
     """Queue a send of the row after the current transaction commits, unless one is queued already
-    (force: queue regardless, for a send that must follow one in flight)."""
+    (force: queue regardless, for a send that must follow one in flight). Returns whether it queued."""
     now = timezone.now()
     rows = SyncState.objects.filter(pk=state_id)
     if not force:
         rows = rows.filter(Q(queued_at__isnull=True) | Q(queued_at__lt=now - QUEUE_GRACE))
     if rows.update(queued_at=now):
         transaction.on_commit(lambda: _publish(state_id, countdown))
+        return True
+    return False
 
 
 def _publish(state_id, countdown):
@@ -85,7 +89,8 @@ def sync_request(states, *, retry_failed=False):
 
 
 def sync_sweep():
-    """Queue again every pending row whose send was lost or is overdue; returns how many."""
+    """Queue again every pending row whose send was lost or is overdue (a row that fails is logged and
+    skipped); returns how many."""
     now = timezone.now()
     stale = now - QUEUE_GRACE
     lost = SyncState.objects.filter(
@@ -94,12 +99,27 @@ def sync_sweep():
         Q(lease_until__isnull=True) | Q(lease_until__lt=now),
         status=SyncStatus.PENDING,
     ).values_list("pk", flat=True)
-    count = 0
-    for state_id in lost:
-        sync_queue(state_id, force=True)
-        count += 1
+    count = for_each_row(list(lost), _queue_again, what="hub sync sweeper")
     if count:
         logger.info("sync sweeper queued %d pending resources again", count)
+    return count
+
+
+def _queue_again(state_id):
+    return sync_queue(state_id, force=True)
+
+
+def sync_leases_release(*, owner):
+    """Free the rows that the worker named owner was sending, and queue the pending ones at once: called
+    when a worker starts, before it takes a message, so what it held was held by its previous life, which
+    died (Celery node names are unique among running workers). Returns how many were queued."""
+    held = list(SyncState.objects.filter(lease_owner=owner).values_list("pk", flat=True))
+    if not held:
+        return 0
+    SyncState.objects.filter(pk__in=held, lease_owner=owner).update(lease_until=None, lease_owner=None)
+    pending = SyncState.objects.filter(pk__in=held, status=SyncStatus.PENDING).values_list("pk", flat=True)
+    count = for_each_row(list(pending), _queue_again, what="hub sync leases of a restarted worker")
+    logger.warning("worker %s restarted: freed %d hub sync leases, queued %d sends again", owner, len(held), count)
     return count
 
 

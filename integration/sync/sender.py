@@ -20,8 +20,8 @@ from .resources import RESOURCES, PlanError
 
 logger = logging.getLogger(__name__)
 
-#: Held while sending; longer than the hub client's connect and read timeouts together.
-LEASE = timedelta(minutes=5)
+#: Seconds a sender holds its row beyond one hub call's timeouts: the database work around the call.
+LEASE_MARGIN_SECONDS = 10
 #: Retry-After is honoured up to this many seconds (below the broker's visibility timeout).
 RETRY_AFTER_CAP = 60 * 60
 #: When another worker holds the row, look again this much later.
@@ -53,16 +53,24 @@ def retry_delay(failures, retry_after=None):
     return delay
 
 
-def sync_send(state_id, *, full=False, schedule=True, client=None):
+def lease_duration():
+    """How long a sender holds its row (renewed before each hub call): one call's connect and read
+    timeouts and a margin. A dead sender's row is free again within it, for the sweeper to queue."""
+    return timedelta(seconds=settings.HUB_CONNECT_TIMEOUT + settings.HUB_READ_TIMEOUT + LEASE_MARGIN_SECONDS)
+
+
+def sync_send(state_id, *, full=False, schedule=True, client=None, owner=None):
     """Bring the hub up to date with one resource. full re-sends its whole state (a full resync).
 
     schedule: queue retries and follow-ups through Celery (False when a command sends in-process).
+    owner: the Celery node name of the worker sending, recorded on the lease so that the worker, started
+    again after it died, frees its rows at once (sync_leases_release).
     """
     now = timezone.now()
     claimed = (
         SyncState.objects.filter(pk=state_id)
         .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
-        .update(lease_until=now + LEASE, queued_at=None)
+        .update(lease_until=now + lease_duration(), lease_owner=owner, queued_at=None)
     )
     if not claimed:
         if schedule:
@@ -73,7 +81,7 @@ def sync_send(state_id, *, full=False, schedule=True, client=None):
         outcome = _send(state_id, full=full, schedule=schedule, client=client or get_hub_client())
         return outcome
     finally:
-        SyncState.objects.filter(pk=state_id).update(lease_until=None)
+        SyncState.objects.filter(pk=state_id).update(lease_until=None, lease_owner=None)
         changed_meanwhile = SyncState.objects.filter(
             pk=state_id, status=SyncStatus.PENDING, version__gt=F("sent_version")
         ).exists()
@@ -135,6 +143,8 @@ def _known_to_hub(kind, obj):
 def _exchange(state, client, call):
     """One call to the hub, recorded as an attempt whatever its result; a 409 turns into call.if_exists."""
     path = call.endpoint.path(**call.params)
+    # The lease covers one call: a plan of several calls renews it before each.
+    SyncState.objects.filter(pk=state.pk).update(lease_until=timezone.now() + lease_duration())
     try:
         response = client.call(call.endpoint, path_params=call.params, body=call.body)
     except HubError as exc:

@@ -10,10 +10,10 @@ from .outbox import SEND_TASK, sync_attempts_purge, sync_sweep
 from .sender import sync_send
 
 
-@shared_task(name=SEND_TASK, ignore_result=True)
-def sync_resource(state_id):
+@shared_task(name=SEND_TASK, bind=True, ignore_result=True)
+def sync_resource(self, state_id):
     """Send one resource's current state to the hub (retries are queued by the sender itself)."""
-    sync_send(state_id)
+    sync_send(state_id, owner=self.request.hostname)
 
 
 @shared_task(name="integration.tasks.sync_sweeper", ignore_result=True)

@@ -1,0 +1,69 @@
+"""A sender holds its row for one hub call at a time, under its worker's name; a worker started again
+under that name frees what its previous life held and queues it at once."""
+
+from datetime import timedelta
+
+import pytest
+from celery.signals import worker_ready
+from django.utils import timezone
+
+from integration.hub.client import get_hub_client
+from integration.models import SyncState
+from integration.sync import outbox
+from integration.sync.choices import SyncStatus
+from integration.sync.sender import lease_duration, sync_send
+from tests.factories import PropertyFactory, hub_content
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_lease_is_one_hub_call_long_and_the_sweeper_takes_over_within_about_a_minute(settings):
+    settings.HUB_CONNECT_TIMEOUT, settings.HUB_READ_TIMEOUT = 5, 30
+    assert lease_duration() == timedelta(seconds=45)
+    sweeper = settings.CELERY_BEAT_SCHEDULE["hub-sync-sweeper"]["schedule"]
+    assert lease_duration().total_seconds() + sweeper <= 60
+    assert outbox.QUEUE_GRACE.total_seconds() + sweeper <= 90
+
+
+def test_each_hub_call_holds_the_row_under_the_workers_name_and_renews_the_lease(hub):
+    prop = PropertyFactory(vendor_id="leased")
+    room_type, *_ = hub_content(prop)
+    state = outbox.sync_state_ensure(room_type)
+    # The property is unknown to the hub: sending it is one call; the room type after it another.
+    client, seen = get_hub_client(), []
+
+    class Watching:
+        def call(self, endpoint, **kwargs):
+            seen.append(SyncState.objects.values_list("lease_owner", "lease_until").get(pk=state.pk))
+            return client.call(endpoint, **kwargs)
+
+    sync_send(outbox.sync_state_ensure(prop).pk, schedule=False, client=client)
+    sync_send(state.pk, schedule=False, client=Watching(), owner="celery@worker-1")
+
+    assert [owner for owner, _until in seen] == ["celery@worker-1"]
+    assert seen[0][1] > timezone.now() + lease_duration() - timedelta(seconds=10)
+    assert SyncState.objects.values_list("status", "lease_owner", "lease_until").get(pk=state.pk) == (
+        SyncStatus.SYNCED,
+        None,
+        None,
+    )
+
+
+def test_a_worker_starting_again_frees_its_previous_lifes_rows_and_queues_them(monkeypatch):
+    published = []
+    monkeypatch.setattr(outbox, "_publish", lambda state_id, countdown: published.append(state_id))
+    later = timezone.now() + timedelta(minutes=1)
+    sent, synced, others = (outbox.sync_state_ensure(PropertyFactory()) for _ in range(3))
+    SyncState.objects.filter(pk=synced.pk).update(status=SyncStatus.SYNCED)
+    SyncState.objects.filter(pk__in=[sent.pk, synced.pk]).update(lease_owner="celery@worker-1", lease_until=later)
+    SyncState.objects.filter(pk=others.pk).update(lease_owner="celery@worker-2", lease_until=later)
+
+    class Consumer:  # what Celery sends worker_ready with
+        hostname = "celery@worker-1"
+
+    worker_ready.send(sender=Consumer())
+
+    assert published == [sent.pk]
+    leases = dict(SyncState.objects.values_list("pk", "lease_owner"))
+    assert leases == {sent.pk: None, synced.pk: None, others.pk: "celery@worker-2"}
+    assert SyncState.objects.get(pk=others.pk).lease_until == later
