@@ -36,6 +36,10 @@ class Pacer:
     sleep: Callable[[float], None] = time.sleep
     _next_at: float | None = field(default=None, init=False)
 
+    def __post_init__(self):
+        if self.rate <= 0 or self.max_tries < 1:
+            raise ValueError("HUB_DRIFT_RATE must be above 0 and HUB_DRIFT_MAX_TRIES at least 1")
+
     @classmethod
     def from_settings(cls, **overrides):
         """A pacer with HUB_DRIFT_* settings (and the sync's backoff base)."""

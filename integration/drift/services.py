@@ -61,6 +61,7 @@ def drift_checks_request_all():
 
 
 def _queue_check(prop, user):
+    _fail_interrupted()
     waiting = DriftCheck.objects.filter(
         property=prop, status__in=[DriftCheckStatus.QUEUED, DriftCheckStatus.RUNNING]
     ).first()

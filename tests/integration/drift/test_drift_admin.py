@@ -49,6 +49,11 @@ def test_staff_see_only_their_properties_checks(client, staff_a, property_a, pro
     assert "x@hub" in report.content.decode()
     assert client.get(reverse("admin:integration_driftcheck_change", args=[theirs.pk])).status_code == 404
 
+    # The property's page links to its checks.
+    link = f"{reverse('admin:integration_driftcheck_changelist')}?property__id__exact={property_a.pk}"
+    assert link in client.get(reverse("admin:integration_property_change", args=[property_a.pk])).content.decode()
+    assert list(client.get(link).context["cl"].result_list) == [mine]
+
 
 def test_resend_of_another_propertys_check_is_a_404_and_changes_nothing(client, staff_a, property_a, property_b):
     theirs = checked(property_b)
