@@ -180,16 +180,21 @@ def _difference(state, resource_name, difference):
 
 
 def _finish(check, status, read, differences, *, error=""):
+    fields = {
+        "status": status,
+        "finished_at": timezone.now(),
+        "resources_checked": read,
+        "difference_count": len(differences),
+        "error": error,
+    }
     with transaction.atomic():
+        if not DriftCheck.objects.filter(pk=check.pk).update(**fields):
+            return  # deleted meanwhile, with its property
+        for name, value in fields.items():
+            setattr(check, name, value)
         for difference in differences:
             difference.check_run = check
         DriftDifference.objects.bulk_create(differences)
-        check.status = status
-        check.finished_at = timezone.now()
-        check.resources_checked = read
-        check.difference_count = len(differences)
-        check.error = error
-        check.save(update_fields=["status", "finished_at", "resources_checked", "difference_count", "error"])
         finished = DriftCheck.objects.filter(property_id=check.property_id, finished_at__isnull=False)
         old = finished.order_by("-finished_at", "-pk").values_list("pk", flat=True)[CHECKS_KEPT:]
         DriftCheck.objects.filter(pk__in=list(old)).delete()

@@ -11,7 +11,7 @@ from integration.drift.selectors import property_drift_status
 from integration.drift.services import drift_check_request, drift_check_run, drift_checks_run, drift_resend
 from integration.hub.client import get_hub_client
 from integration.models import SyncAttempt
-from integration.sync.outbox import sync_mark_changed
+from integration.sync.outbox import sync_state_ensure
 from tests.factories import RoomTypeFactory
 from tests.hub_fixtures import all_synced, assert_hub_holds, wait_until
 
@@ -176,12 +176,10 @@ def test_a_hub_that_stays_busy_fails_the_check_after_the_last_try(hub, property_
     assert clock.sleeps == [2.0, 2.0]
 
 
-def test_asking_twice_queues_one_check_and_resources_the_hub_never_acknowledged_are_not_read(hub, property_a):
+def test_resources_the_hub_never_acknowledged_are_not_read(hub, property_a):
     synced_content(property_a)
-    unsent = RoomTypeFactory(property=property_a, vendor_id="not-sent-yet")
-    sync_mark_changed(unsent)
-    first = drift_check_request(property=property_a)
-    assert drift_check_request(property=property_a) == first
+    sync_state_ensure(RoomTypeFactory(property=property_a, vendor_id="not-sent-yet"))
+    DriftCheck.objects.create(property=property_a)
     hub.request_log().delete()
     clock = FakeClock()
     pacer = Pacer(rate=100, max_tries=1, max_wait=1, backoff_base=1, clock=clock, sleep=clock.sleep)

@@ -40,6 +40,7 @@ def test_drift_status_of_a_property(property_a, staff_a):
 
     check = drift_check_request(property=property_a, user=staff_a)
     assert check.requested_by == staff_a
+    assert drift_check_request(property=property_a) == check  # asking again while it waits
     assert property_drift_status(property_a).running is True
     assert property_drift_status(property_a).checked_at is None
 
