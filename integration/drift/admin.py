@@ -102,6 +102,8 @@ class DriftCheckAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
     def change_view(self, request, object_id, form_url="", extra_context=None):
         """The check's report: every difference, with re-send per row and for all."""
         check = self.get_object(request, object_id)
+        if not self.has_view_permission(request, check):
+            raise PermissionDenied
         rows = list(drift_report_rows(check))
         context = {
             **self.admin_site.each_context(request),

@@ -6,6 +6,7 @@ import secrets
 from datetime import timedelta
 
 from celery import current_app
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
@@ -35,11 +36,16 @@ READ_ENDPOINTS = {
 #: The Celery task that works through the queued checks, queued by name (integration.drift.tasks).
 RUN_TASK = "integration.tasks.drift_checks_run"
 #: One runner at a time, so that HUB_DRIFT_RATE holds across every check (a lock in the shared cache:
-#: Redis in production). Renewed at each read; a dead runner's lock expires after this time.
+#: Redis in production). Renewed at each resource read; a dead runner's lock expires (runner_lock_seconds).
 RUNNER_LOCK = "integration.drift.runner"
-RUNNER_LOCK_SECONDS = 15 * 60
 #: Finished checks kept per property (the newest); older ones and their rows are deleted.
 CHECKS_KEPT = 5
+
+
+def runner_lock_seconds():
+    """How long the runner's lock lasts without renewal: 15 minutes, or longer when one read's retries
+    may wait longer (HUB_DRIFT_MAX_TRIES waits of up to HUB_DRIFT_MAX_WAIT seconds)."""
+    return max(15 * 60, settings.HUB_DRIFT_MAX_TRIES * settings.HUB_DRIFT_MAX_WAIT + 60)
 
 
 def drift_check_request(*, property, user=None):
@@ -83,7 +89,7 @@ def drift_checks_run(*, client=None, pacer=None):
     ran = 0
     while DriftCheck.objects.filter(status=DriftCheckStatus.QUEUED).exists():
         token = secrets.token_hex(8)
-        if not cache.add(RUNNER_LOCK, token, RUNNER_LOCK_SECONDS):
+        if not cache.add(RUNNER_LOCK, token, runner_lock_seconds()):
             break
         try:
             _fail_interrupted()
@@ -99,7 +105,7 @@ def drift_checks_run(*, client=None, pacer=None):
 
 def _fail_interrupted():
     """Checks left running longer than a runner's lock lasts belong to a runner that died."""
-    stale = timezone.now() - timedelta(seconds=RUNNER_LOCK_SECONDS)
+    stale = timezone.now() - timedelta(seconds=runner_lock_seconds())
     DriftCheck.objects.filter(status=DriftCheckStatus.RUNNING, started_at__lt=stale).update(
         status=DriftCheckStatus.FAILED,
         finished_at=timezone.now(),
@@ -126,7 +132,7 @@ def drift_check_run(*, check, client, pacer):
     read = 0
     try:
         for state, obj in _checked_resources(check.property):
-            cache.touch(RUNNER_LOCK, RUNNER_LOCK_SECONDS)
+            cache.touch(RUNNER_LOCK, runner_lock_seconds())
             resource = RESOURCES[state.kind]
             params = path_params(obj)
             try:
@@ -136,6 +142,11 @@ def drift_check_run(*, check, client, pacer):
                     raise
                 found.append(_difference(state, resource.describe(obj), None))
             else:
+                if not isinstance(response.data, dict):
+                    raise HubError(
+                        _("%(resource)s: the hub answered something other than a JSON object.")
+                        % {"resource": resource.describe(obj)}
+                    )
                 found.extend(
                     _difference(state, resource.describe(obj), difference)
                     for difference in body_differences(state.kind, state.acked_body, response.data)

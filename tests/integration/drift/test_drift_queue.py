@@ -13,11 +13,14 @@ from integration.drift.pacing import Pacer
 from integration.drift.selectors import DriftStatus, property_drift_status
 from integration.drift.services import (
     CHECKS_KEPT,
-    RUNNER_LOCK_SECONDS,
     drift_check_request,
     drift_check_run,
     drift_checks_request_all,
+    runner_lock_seconds,
 )
+from integration.hub.client import HubResponse
+from integration.sync.models import SyncState
+from integration.sync.outbox import sync_state_ensure
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +59,7 @@ def test_a_check_left_running_by_a_dead_runner_does_not_block_the_next(property_
     stale = DriftCheck.objects.create(
         property=property_a,
         status=DriftCheckStatus.RUNNING,
-        started_at=timezone.now() - timedelta(seconds=RUNNER_LOCK_SECONDS + 1),
+        started_at=timezone.now() - timedelta(seconds=runner_lock_seconds() + 1),
     )
     fresh = drift_check_request(property=property_a)
     assert fresh != stale
@@ -79,3 +82,23 @@ def test_only_the_newest_checks_are_kept(property_a, property_b):
 def test_a_rate_of_zero_is_refused():
     with pytest.raises(ValueError, match="HUB_DRIFT_RATE"):
         Pacer(rate=0, max_tries=1, max_wait=1, backoff_base=1)
+
+
+class ListAnsweringHub:
+    """A hub that answers 200 with a JSON array where the spec promises an object."""
+
+    def call(self, endpoint, **kwargs):
+        return HubResponse(status=200, data=[1, 2], duration_ms=1)
+
+
+def test_an_answer_that_is_not_an_object_stops_the_check_with_a_clear_reason(property_a):
+    state = sync_state_ensure(property_a)
+    SyncState.objects.filter(pk=state.pk).update(known_to_hub=True, acked_body={"id": "prop-a"})
+    check = DriftCheck.objects.create(property=property_a, status=DriftCheckStatus.RUNNING)
+
+    pacer = Pacer(rate=10, max_tries=1, max_wait=1, backoff_base=1)
+    drift_check_run(check=check, client=ListAnsweringHub(), pacer=pacer)
+
+    check.refresh_from_db()
+    assert check.status == DriftCheckStatus.FAILED
+    assert check.error == "The hub could not be read: prop-a: the hub answered something other than a JSON object."
