@@ -52,6 +52,7 @@ def drift_check_request(*, property, user=None):
     """Queue a drift check of property and have the runner start after the commit. Asking again while
     one is queued or running returns that one."""
     with transaction.atomic():
+        _fail_interrupted()
         check = _queue_check(property, user)
         transaction.on_commit(_publish_run)
     return check
@@ -61,13 +62,13 @@ def drift_checks_request_all():
     """Queue a drift check of every property (the weekly run) and start the runner once; returns how many
     checks are waiting."""
     with transaction.atomic():
+        _fail_interrupted()
         waiting = {_queue_check(prop, None).pk for prop in Property.objects.all()}
         transaction.on_commit(_publish_run)
     return len(waiting)
 
 
 def _queue_check(prop, user):
-    _fail_interrupted()
     waiting = DriftCheck.objects.filter(
         property=prop, status__in=[DriftCheckStatus.QUEUED, DriftCheckStatus.RUNNING]
     ).first()

@@ -80,3 +80,8 @@ def test_report_and_resend_in_korean_and_english(page, live_server, worker, hub,
     assert "website" not in hub.get_resource("property", "prop-a")
     assert hub.get_resource("roomtype", "prop-a", room_type.vendor_id)["max_capacity"] == room_type.max_capacity
     page.screenshot(path=SCREENSHOTS / "drift-resent-en.png", full_page=True)
+
+    page.goto(f"{live_server.url}/admin/integration/driftcheck/")
+    expect(page.locator("#result_list tbody tr")).to_have_count(2)
+    expect(page.locator("#result_list")).to_contain_text("Done")
+    page.screenshot(path=SCREENSHOTS / "drift-checks-en.png", full_page=True)
