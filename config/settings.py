@@ -156,6 +156,8 @@ CELERY_BEAT_SCHEDULE = {
     # The hub's code catalog changes rarely; a daily fetch keeps the tag pickers and checks current.
     "hub-catalog-refresh": {"task": "integration.tasks.catalog_refresh_task", "schedule": 24 * 60 * 60.0},
     # People review licenses at the hub: reading back the requests under review every 10 minutes is enough.
+    # Reads every property's content back from the hub, paced (HUB_DRIFT_RATE), and reports what drifted.
+    "hub-drift-check": {"task": "integration.tasks.drift_checks_weekly", "schedule": 7 * 24 * 60 * 60.0},
     "hub-license-refresh": {"task": "licenses.tasks.license_requests_refresh_open_task", "schedule": 10 * 60.0},
     # Pending holds older than BOOKING_HOLD_MINUTES are released within a minute of expiring.
     "bookings-release-expired": {"task": "bookings.tasks.bookings_release_expired_task", "schedule": 60.0},
@@ -189,6 +191,12 @@ HUB_SYNC_BACKOFF_CAP = env.float("HUB_SYNC_BACKOFF_CAP", default=15 * 60.0)
 HUB_SYNC_MAX_FAILURES = env.int("HUB_SYNC_MAX_FAILURES", default=10)
 # The sync log's attempts are kept this many days (0: for ever), then deleted by a daily task.
 HUB_SYNC_LOG_DAYS = env.int("HUB_SYNC_LOG_DAYS", default=90)
+# The drift check reads the hub at most this many requests per second, across all checks; a 429 or an
+# outage is tried this many times (waiting Retry-After), and a wait longer than HUB_DRIFT_MAX_WAIT
+# seconds stops the check instead of holding a worker.
+HUB_DRIFT_RATE = env.float("HUB_DRIFT_RATE", default=2.0)
+HUB_DRIFT_MAX_TRIES = env.int("HUB_DRIFT_MAX_TRIES", default=5)
+HUB_DRIFT_MAX_WAIT = env.float("HUB_DRIFT_MAX_WAIT", default=300.0)
 
 VENDOR_API_TOKEN = _required_in_production("VENDOR_API_TOKEN", "sandbox-vendor-token")
 # Several secrets, comma-separated, are accepted at once while one is being rotated.

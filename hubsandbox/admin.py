@@ -22,6 +22,7 @@ from .models import (
     SandboxSale,
 )
 from .sales import SaleImpossible, sell
+from .services import hub_copy_alter
 
 
 def _pretty(value) -> str:
@@ -60,17 +61,57 @@ class SandboxReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class HubCopyAlterForm(forms.Form):
+    """A merge patch for the hub's copy (a JSON object; null removes a field)."""
+
+    patch = forms.JSONField(
+        label=_("merge patch (JSON)"),
+        widget=forms.Textarea(attrs={"rows": 6, "cols": 80}),
+        help_text=_('For example {"email": "front@hub.example"}, or {"status": "disabled"} for a rate plan.'),
+    )
+
+    def clean_patch(self):
+        patch = self.cleaned_data["patch"]
+        if not isinstance(patch, dict) or not patch:
+            raise forms.ValidationError(_("Give a JSON object with at least one field."))
+        return patch
+
+
 class HubContentAdmin(SandboxReadOnlyAdmin):
-    """A kind of content: the list without the JSON (lists stay light), the detail with the read shape."""
+    """A kind of content: the list without the JSON (lists stay light), the detail with the read shape.
+    Its action changes the hub's copy behind the vendor's back, for demos of the drift check."""
 
     search_fields = ["vendor_id"]
     readonly_fields = ["hub_json"]
     fields = ["hub_json", "created_at", "updated_at"]
     list_defer = ("content",)
+    actions = ["alter_behind_vendors_back"]
 
     @admin.display(description=_("what the hub answers (read shape)"))
     def hub_json(self, obj):
         return _pretty(obj.as_hub_json())
+
+    @admin.action(description=_("Change the hub's copy behind the vendor's back (drift demo)"))
+    def alter_behind_vendors_back(self, request, queryset):
+        form = HubCopyAlterForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            for resource in queryset:
+                hub_copy_alter(resource=resource, patch=form.cleaned_data["patch"])
+            self.message_user(
+                request,
+                _("%(count)d changed at the hub; the vendor was not told.") % {"count": len(queryset)},
+                messages.SUCCESS,
+            )
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Change the hub's copy behind the vendor's back"),
+            "opts": self.opts,
+            "queryset": queryset,
+            "form": form,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/hubsandbox/alter.html", context)
 
 
 @admin.register(SandboxProperty)
@@ -108,7 +149,7 @@ class SandboxRateplanAdmin(HubContentAdmin):
     list_select_related = ["property", "roomtype", "rateplan_model"]
     list_filter = ["property"]
     search_fields = ["vendor_id", "property__vendor_id", "roomtype__vendor_id"]
-    actions = ["sell_a_room"]
+    actions = [*HubContentAdmin.actions, "sell_a_room"]
 
     @admin.action(description=_("Sell a room as the hub would (tomorrow, one night, confirmed)"))
     def sell_a_room(self, request, queryset):

@@ -203,3 +203,17 @@ def rateplan_update(*, property_id: str, roomtype_id: str, rateplan_id: str, bod
         rateplan.content = merge_patch(rateplan.content, cleaned)
         rateplan.save(update_fields=["content", "updated_at"])
     return rateplan
+
+
+# --- Changes behind the vendor's back ----------------------------------------------------------
+
+
+def hub_copy_alter(*, resource, patch: dict):
+    """Change the hub's copy of a content resource as an operator at the hub might, behind the vendor's
+    back: patch is merged as a PATCH would be (null removes a field) but without the hub's validation,
+    and nothing tells the vendor. For the drift check's tests and demos."""
+    objects = {SandboxProperty: _PROPERTY_OBJECTS, SandboxRoomtype: _ROOMTYPE_OBJECTS}.get(type(resource), frozenset())
+    with transaction.atomic():
+        resource.content = merge_patch(resource.content, patch, objects=objects)
+        resource.save(update_fields=["content", "updated_at"])
+    return resource

@@ -8,6 +8,8 @@ state.rates_of("prop-a", "room-1", "plan-1")          # {date: {"rate": 120000, 
 state.avails_of("prop-a", "room-1", channel_id=3)     # {date: 2, ...}
 state.license_of(7)                                   # a license request's detail (the hub's read shape)
 state.review_license(7, "reject", "Blurry scan")      # what the hub's reviewer does in the sandbox admin
+state.alter_resource("property", "prop-a", patch={"email": "x@hub.example"})  # behind the vendor's back
+state.forget_resource("roomtype", "prop-a", "room-1")  # the hub loses it (GET and PATCH answer 404)
 state.reset()
 """
 
@@ -16,7 +18,7 @@ import datetime
 from django.db import transaction
 from django.db.models import Count, QuerySet, Sum
 
-from . import ari, licenses
+from . import ari, licenses, services
 from .errors import NotFound
 from .models import SandboxProperty, SandboxRateplan, SandboxRateplanModel, SandboxRequest, SandboxRoomtype
 from .selectors import ResourceKind, resource_get
@@ -38,6 +40,21 @@ def get_resource(kind: ResourceKind | str, *path_ids: str) -> dict | None:
         return resource_get(kind, *path_ids).as_hub_json()
     except NotFound:
         return None
+
+
+def alter_resource(kind: ResourceKind | str, *path_ids: str, patch: dict) -> dict:
+    """Change the hub's copy of a resource behind the vendor's back: patch is a merge patch (null removes
+    a field) applied without the hub's validation. Returns the new read shape."""
+    return services.hub_copy_alter(resource=resource_get(kind, *path_ids), patch=patch).as_hub_json()
+
+
+def forget_resource(kind: ResourceKind | str, *path_ids: str) -> None:
+    """The hub loses a resource and what hangs below it (a model's rate plans too)."""
+    resource = resource_get(kind, *path_ids)
+    with transaction.atomic():
+        if ResourceKind(kind) is ResourceKind.RATEPLAN_MODEL:
+            resource.rateplans.all().delete()
+        resource.delete()
 
 
 def list_resources(kind: ResourceKind | str, property_id: str | None = None) -> list[dict]:

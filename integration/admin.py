@@ -7,4 +7,5 @@ from .access import admin as access_admin  # noqa: F401
 from .ari import admin as ari_admin  # noqa: F401
 from .catalog import admin as catalog_admin  # noqa: F401
 from .content import admin as content_admin  # noqa: F401
+from .drift import admin as drift_admin  # noqa: F401
 from .sync import admin as sync_admin  # noqa: F401

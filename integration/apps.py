@@ -25,6 +25,7 @@ class IntegrationConfig(AppConfig):
         # Registers the areas' Celery tasks in every process (the worker's autodiscovery looks only for
         # integration.tasks), so that the outbox can queue its task by name.
         from .catalog import tasks as catalog_tasks  # noqa: F401
+        from .drift import tasks as drift_tasks  # noqa: F401
         from .sync import tasks as sync_tasks  # noqa: F401
 
         post_migrate.connect(_sync_role_groups, sender=self, dispatch_uid="integration.sync_role_groups")

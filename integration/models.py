@@ -16,6 +16,7 @@ from .content.models import (
     RoomTypePhoto,
     RoomTypeTranslation,
 )
+from .drift.models import DriftCheck, DriftDifference
 from .sync.models import ResourceKind, SyncAttempt, SyncState
 
 __all__ = [
@@ -24,6 +25,8 @@ __all__ = [
     "ChannelAvailDay",
     "ChannelRateDay",
     "CodeMapping",
+    "DriftCheck",
+    "DriftDifference",
     "Property",
     "PropertyMembership",
     "PropertyPhoto",

@@ -31,6 +31,9 @@ _STAFF_PERMISSIONS = [
     *_perms("rateplan", "view", "add", "change"),
     *_perms("syncstate", "view"),
     *_perms("syncattempt", "view"),
+    # Anyone who edits content may check it against the hub's copy and re-send it (ours wins).
+    *_perms("driftcheck", "view", "add"),
+    *_perms("driftdifference", "view"),
     *_perms("catalogsnapshot", "view"),
     *_perms("codemapping", "view"),
     # Bookings come from the hub only; staff and managers read them and the hub's calls.

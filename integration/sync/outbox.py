@@ -56,6 +56,18 @@ def sync_state_changed(state):
     return state
 
 
+def sync_state_resend(state, *, clear=(), recreate=False):
+    """Have the next send carry the resource's whole current state, whatever the hub last acknowledged:
+    a PATCH of every field with null for each top-level field in clear (fields the hub holds and we do
+    not send), or with recreate a POST (the hub no longer knows it). Queued like any change; for a hub
+    copy that drifted from what it acknowledged (ours wins)."""
+    fields = {"acked_body": dict.fromkeys(clear)}
+    if recreate:
+        fields["known_to_hub"] = False
+    SyncState.objects.filter(pk=state.pk).update(**fields)
+    return sync_state_changed(state)
+
+
 def sync_queue(state_id, *, countdown=0, force=False):
     """Queue a send of the row after the current transaction commits, unless one is queued already
     (force: queue regardless, for a send that must follow one in flight). Returns whether it queued."""

@@ -1,0 +1,142 @@
+"""Admin screens of the drift check: the checks of the user's properties, each one's report of what
+differs from the hub's copy with re-send (ours wins) per row or for all, and "Check now"."""
+
+import json
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseNotAllowed
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from ..access.admin_mixins import PropertyScopedAdmin, ReadOnlyAdminMixin
+from .choices import DriftCheckStatus
+from .forms import DriftCheckRequestForm, DriftResendForm
+from .models import DriftCheck
+from .selectors import drift_report_rows
+from .services import drift_check_request, drift_resend
+
+_BADGE = {
+    DriftCheckStatus.QUEUED: "pending",
+    DriftCheckStatus.RUNNING: "pending",
+    DriftCheckStatus.DONE: "synced",
+    DriftCheckStatus.FAILED: "failed",
+}
+
+
+def json_text(value):
+    """A value of a report row as compact JSON (Korean kept as is)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+@admin.register(DriftCheck)
+class DriftCheckAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
+    """The drift checks of the user's properties; the change page is the check's report."""
+
+    list_display = ["property", "status_badge", "finished_at", "resources_checked", "difference_count", "requested_by"]
+    list_filter = ["status", ("property", admin.RelatedOnlyFieldListFilter)]
+    list_select_related = ["property", "requested_by"]
+    actions = ["check_again"]
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        return [
+            path("check/", view(self.check_view), name="integration_driftcheck_check"),
+            path("<path:object_id>/resend/", view(self.resend_view), name="integration_driftcheck_resend"),
+            *super().get_urls(),
+        ]
+
+    def _may_act(self, request):
+        """Checking and re-sending: anyone whose role may add checks (staff and managers)."""
+        return request.user.has_perm("integration.add_driftcheck")
+
+    @admin.display(description=gettext_lazy("status"), ordering="status")
+    def status_badge(self, check):
+        return format_html(
+            '<span class="sync-badge sync-{}">{}</span>', _BADGE[check.status], check.get_status_display()
+        )
+
+    def changelist_view(self, request, extra_context=None):
+        return super().changelist_view(request, {"can_check": self._may_act(request), **(extra_context or {})})
+
+    def check_view(self, request):
+        """GET: choose one of the user's properties; POST: queue its check."""
+        if not self._may_act(request):
+            raise PermissionDenied
+        form = DriftCheckRequestForm(request.POST or None, properties=self.scoped_properties(request))
+        if request.method == "POST" and form.is_valid():
+            prop = form.cleaned_data["property"]
+            drift_check_request(property=prop, user=request.user)
+            self.message_user(
+                request,
+                _("The drift check of %(property)s is queued; its report appears here when it has run.")
+                % {"property": prop},
+                messages.SUCCESS,
+            )
+            return redirect("admin:integration_driftcheck_changelist")
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Check a property against the hub"),
+            "opts": self.opts,
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/integration/driftcheck/check.html", context)
+
+    @admin.action(description=gettext_lazy("Check these properties again"), permissions=["view"])
+    def check_again(self, request, queryset):
+        if not self._may_act(request):
+            raise PermissionDenied
+        properties = {check.property for check in queryset.select_related("property")}
+        for prop in properties:
+            drift_check_request(property=prop, user=request.user)
+        self.message_user(
+            request,
+            ngettext("%(count)d drift check queued.", "%(count)d drift checks queued.", len(properties))
+            % {"count": len(properties)},
+        )
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """The check's report: every difference, with re-send per row and for all."""
+        check = self.get_object(request, object_id)
+        if not self.has_view_permission(request, check):
+            raise PermissionDenied
+        rows = list(drift_report_rows(check))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Drift report: %(property)s") % {"property": check.property},
+            "opts": self.opts,
+            "check": check,
+            "rows": [(row, json_text(row.ours), json_text(row.hubs)) for row in rows],
+            "open_rows": sum(1 for row in rows if row.resent_at is None),
+            "can_resend": self._may_act(request),
+        }
+        return TemplateResponse(request, "admin/integration/driftcheck/report.html", context)
+
+    def resend_view(self, request, object_id):
+        """POST difference=<id> or all=1: re-send those resources (ours wins) through the sync queue."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self._may_act(request):
+            raise PermissionDenied
+        check = self.get_object(request, object_id)
+        form = DriftResendForm(request.POST)
+        if not form.is_valid():
+            for error in form.non_field_errors() or [_("That difference does not exist.")]:
+                self.message_user(request, error, messages.ERROR)
+            return redirect("admin:integration_driftcheck_change", check.pk)
+        ids = None if form.cleaned_data["all"] else [form.cleaned_data["difference"]]
+        count = drift_resend(check=check, difference_ids=ids)
+        if count:
+            message = ngettext(
+                "%(count)d resource will be sent to the hub again: see its state in the hub sync states.",
+                "%(count)d resources will be sent to the hub again: see their state in the hub sync states.",
+                count,
+            ) % {"count": count}
+            self.message_user(request, message, messages.SUCCESS)
+        else:
+            self.message_user(request, _("Nothing to re-send: these rows were re-sent already."), messages.WARNING)
+        return redirect("admin:integration_driftcheck_change", check.pk)

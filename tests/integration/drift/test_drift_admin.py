@@ -1,0 +1,120 @@
+"""The drift screens: each person sees and acts on their own properties' checks only."""
+
+import pytest
+from django.urls import reverse
+
+from integration.drift.choices import DriftCheckStatus
+from integration.drift.models import DriftCheck, DriftDifference
+from integration.sync.choices import SyncStatus
+from integration.sync.outbox import sync_state_ensure
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def checked(prop):
+    """A finished check of prop with two differences of the property itself: one changed field and one
+    the hub added."""
+    state = sync_state_ensure(prop)
+    state.known_to_hub = True
+    state.status = SyncStatus.SYNCED
+    state.acked_body = {"id": prop.vendor_id, "email": "front@example.com"}
+    state.save()
+    check = DriftCheck.objects.create(property=prop, status=DriftCheckStatus.DONE, difference_count=2)
+    DriftDifference.objects.create(
+        check_run=check, state=state, resource=prop.vendor_id, field="email", ours="front@example.com", hubs="x@hub"
+    )
+    DriftDifference.objects.create(
+        check_run=check,
+        state=state,
+        resource=prop.vendor_id,
+        field="website",
+        ours=None,
+        hubs="https://hub.example",
+        ours_present=False,
+    )
+    return check
+
+
+def test_staff_see_only_their_properties_checks(client, staff_a, property_a, property_b):
+    mine, theirs = checked(property_a), checked(property_b)
+    client.force_login(staff_a)
+
+    listing = client.get(reverse("admin:integration_driftcheck_changelist"))
+    assert listing.status_code == 200
+    assert list(listing.context["cl"].result_list) == [mine]
+
+    report = client.get(reverse("admin:integration_driftcheck_change", args=[mine.pk]))
+    assert report.status_code == 200
+    assert "x@hub" in report.content.decode()
+    assert client.get(reverse("admin:integration_driftcheck_change", args=[theirs.pk])).status_code == 404
+
+    # The property's page links to its checks.
+    link = f"{reverse('admin:integration_driftcheck_changelist')}?property__id__exact={property_a.pk}"
+    assert link in client.get(reverse("admin:integration_property_change", args=[property_a.pk])).content.decode()
+    assert list(client.get(link).context["cl"].result_list) == [mine]
+
+
+def test_resend_of_another_propertys_check_is_a_404_and_changes_nothing(client, staff_a, property_a, property_b):
+    theirs = checked(property_b)
+    state = theirs.differences.first().state
+    client.force_login(staff_a)
+
+    response = client.post(reverse("admin:integration_driftcheck_resend", args=[theirs.pk]), {"all": "1"})
+
+    assert response.status_code == 404
+    state.refresh_from_db()
+    assert (state.status, state.version) == (SyncStatus.SYNCED, 1)
+    assert not theirs.differences.filter(resent_at__isnull=False).exists()
+
+
+def test_resend_one_row_resends_its_resource_whole_and_clears_what_the_hub_added(client, staff_a, property_a):
+    check = checked(property_a)
+    email_row = check.differences.get(field="email")
+    client.force_login(staff_a)
+
+    response = client.post(
+        reverse("admin:integration_driftcheck_resend", args=[check.pk]), {"difference": email_row.pk}
+    )
+
+    assert response.status_code == 302
+    state = email_row.state
+    state.refresh_from_db()
+    # Pending again, with nothing taken as acknowledged but the field to clear: the next PATCH carries
+    # every field of ours and null for website.
+    assert (state.status, state.version, state.acked_body) == (SyncStatus.PENDING, 2, {"website": None})
+    assert check.differences.filter(resent_at__isnull=True).count() == 0  # both rows are this resource's
+
+
+def test_the_check_form_offers_only_the_users_properties(client, staff_a, property_a, property_b):
+    client.force_login(staff_a)
+    url = reverse("admin:integration_driftcheck_check")
+
+    form = client.get(url).context["form"]
+    assert list(form.fields["property"].queryset) == [property_a]
+
+    refused = client.post(url, {"property": property_b.pk})
+    assert refused.status_code == 200
+    assert "property" in refused.context["form"].errors
+    assert not DriftCheck.objects.exists()
+
+    queued = client.post(url, {"property": property_a.pk})
+    assert queued.status_code == 302
+    assert DriftCheck.objects.get().property == property_a
+
+
+def test_a_resend_without_a_row_is_a_message_not_an_error(client, staff_a, property_a):
+    check = checked(property_a)
+    client.force_login(staff_a)
+
+    response = client.post(reverse("admin:integration_driftcheck_resend", args=[check.pk]), {}, follow=True)
+
+    assert response.status_code == 200
+    assert "다시 보낼 차이를 고르거나 모두 다시 보내세요." in response.content.decode()
+    assert check.differences.filter(resent_at__isnull=False).count() == 0
+
+
+def test_people_without_a_role_cannot_open_the_screens(client, property_a):
+    outsider = UserFactory(is_staff=True)
+    client.force_login(outsider)
+    assert client.get(reverse("admin:integration_driftcheck_check")).status_code == 403
