@@ -151,7 +151,7 @@ def _catalog_item(hub_codes):
     if catalog is None:
         return _item("catalog", False, _("The hub's code catalog has never been fetched: fetch it now."), links)
     fetched = date_format(timezone.localtime(catalog.snapshot.fetched_at), "DATETIME_FORMAT")
-    return _item("catalog", True, _("Fetched %(time)s.") % {"time": fetched}, links)
+    return _item("catalog", True, _("Fetched on %(time)s") % {"time": fetched}, links)
 
 
 def _codes_item(prop, hub_codes):

@@ -2,6 +2,8 @@
 
 import datetime
 
+from django.utils import timezone
+
 from integration.ari.dates import korea_today
 from integration.ari.models import RatePlanDay, RoomTypeDay
 from integration.content.choices import RatePlanType
@@ -20,7 +22,9 @@ DAYS = 365
 def mark_synced(obj, kind=None):
     """obj's outbox row as the hub acknowledged it."""
     state = sync_state_ensure(obj, kind=kind)
-    SyncState.objects.filter(pk=state.pk).update(status=SyncStatus.SYNCED, known_to_hub=True)
+    SyncState.objects.filter(pk=state.pk).update(
+        status=SyncStatus.SYNCED, known_to_hub=True, last_synced_at=timezone.now()
+    )
     return state
 
 

@@ -59,15 +59,16 @@ def test_an_unknown_code_blocks_the_sync_with_the_reason_on_the_object_until_it_
 
     wait_until(lambda: state_of(prop).status == SyncStatus.FAILED, message="the property refused")
     state = state_of(prop)
+    # The worker writes it in the site's language (Korean), as every sync message.
     assert state.last_error == (
-        "facilities: the hub's catalog (Facility) has no code for our-sauna; map them to codes of the catalog "
-        "in the code mapping table, or choose codes of the catalog."
+        "시설: 허브 코드 목록(시설)에 our-sauna에 해당하는 코드가 없습니다. 코드 매핑 표에서 코드 목록의 코드로 "
+        "매핑하거나, 코드 목록의 코드를 고르세요."
     )
     assert not SyncAttempt.objects.exists()  # nothing went out
     assert hub_state.get_resource("property", "blocked") is None
     client.force_login(user)
     page = client.get(reverse("admin:integration_property_change", args=[prop.pk]), HTTP_ACCEPT_LANGUAGE="en")
-    assert "has no code for our-sauna" in page.content.decode()
+    assert state.last_error in page.content.decode()
 
     # Mapped (to a code of the catalog), and retried as staff do: the hub gets its code.
     CodeMapping.objects.create(group="facility", vendor_code="our-sauna", hub_code="wellness.sauna")
