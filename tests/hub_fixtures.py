@@ -84,7 +84,7 @@ def assert_hub_holds(obj):
     """The sandbox holds exactly our current body of obj (every field we send, with the same value)."""
     kind = KIND_OF_MODEL[type(obj)]
     resource = RESOURCES[kind]
-    body = resource.build(resource.load(obj.pk))
+    body = resource.body(resource.load(obj.pk))
     held = hub_state.get_resource(kind, *hub_ids(obj))
     assert held is not None, f"the hub does not know {obj}"
     assert {key: held.get(key) for key in body} == body

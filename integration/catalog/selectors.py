@@ -1,5 +1,5 @@
 """Reading the hub's code catalog: the latest snapshot parsed once per process, its codes, labels and
-choices, and checking tags against it."""
+choices, checking tags against it, and our codes as the hub's (the code mapping table applied)."""
 
 from collections.abc import Mapping
 
@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from ..content.models import Property, RoomType
 from .choices import CatalogGroup
-from .models import CatalogSnapshot
+from .models import CatalogSnapshot, CodeMapping
 
 #: The locales a snapshot holds; the first is the hub's default and the source of the tree.
 SNAPSHOT_LOCALES = ("ko-KR", "en-US")
@@ -229,3 +229,75 @@ def catalog_check_codes(values, field_groups=TAG_FIELD_GROUPS):
         else:
             errors[name] = ValidationError(_UNKNOWN_CODES, code="unknown_code", params=params)
     return errors
+
+
+class HubCodes:
+    """Our codes as the hub's, for the bodies we send: the code mapping table (our code -> hub code)
+    applied, with the catalog as the judge. The one place where outgoing codes are translated.
+
+    A code the table maps becomes its hub code; any other goes as it is. A code whose hub code the
+    latest catalog lacks is unknown: it is listed in unknown ({field: [our codes]}) and the sync refuses
+    to send the resource (integration.content.resources). OURS: before the catalog was first fetched
+    nothing can be judged, so codes go as they are (mapped ones mapped) and the hub is the judge; the
+    go-live checklist fails until the catalog is fetched.
+    """
+
+    def __init__(self, catalog, mappings):
+        self.catalog = catalog
+        #: {(group, our code): hub code}
+        self.mappings = mappings
+        self.unknown = {}
+
+    def known(self, group, hub_code):
+        """Whether the latest catalog has hub_code (True before the first fetch: nothing to judge by)."""
+        return self.catalog is None or hub_code in self.catalog.codes.get(group, ())
+
+    def __call__(self, field, codes):
+        """The hub codes of a tag field's codes (TAG_FIELD_GROUPS names its group), in order, each once;
+        the unknown ones are noted in self.unknown."""
+        group = TAG_FIELD_GROUPS[field]
+        hub_codes = []
+        for code in codes:
+            hub_code = self.mappings.get((group, code), code)
+            if not self.known(group, hub_code):
+                self.unknown.setdefault(field, []).append(code)
+            hub_codes.append(hub_code)
+        return list(dict.fromkeys(hub_codes))
+
+    def check(self, obj):
+        """Apply the table to every tag field of obj (a Property or RoomType, or any object with some of
+        the fields); returns obj's unknown codes ({field: [our codes]}), also left in self.unknown."""
+        self.unknown = {}
+        for field in TAG_FIELD_GROUPS:
+            if hasattr(obj, field):
+                self(field, getattr(obj, field))
+        return self.unknown
+
+    def problem(self, model):
+        """The message that refuses to send an object of model with unknown codes, naming each field and
+        its codes; "" when every code is known."""
+        return " ".join(
+            _UNKNOWN_HUB_CODES
+            % {
+                "field": model._meta.get_field(field).verbose_name,
+                "codes": ", ".join(codes),
+                "group": CatalogGroup(TAG_FIELD_GROUPS[field]).label,
+            }
+            for field, codes in self.unknown.items()
+        )
+
+
+_UNKNOWN_HUB_CODES = gettext_lazy(
+    "%(field)s: the hub's catalog (%(group)s) has no code for %(codes)s; map them to codes of the catalog in the "
+    "code mapping table, or choose codes of the catalog."
+)
+
+
+def hub_codes_read():
+    """A fresh HubCodes with the latest catalog and the whole code mapping table (hundreds of rows: one
+    query). Read it once per body, or once for many objects."""
+    mappings = {
+        (group, vendor_code): hub_code
+        for group, vendor_code, hub_code in CodeMapping.objects.values_list("group", "vendor_code", "hub_code")
+    }
+    return HubCodes(_latest_catalog(), mappings)

@@ -4,9 +4,10 @@ what changed (merge-patch)."""
 from dataclasses import dataclass
 from typing import Any
 
+from ..catalog.selectors import hub_codes_read
 from ..hub import endpoints, payloads
 from ..sync.models import ResourceKind
-from ..sync.resources import Call, Plan, Resource, register
+from ..sync.resources import Call, Plan, PlanError, Resource, register
 from .models import Property, RatePlan, RatePlanModel, RoomType
 
 
@@ -17,6 +18,8 @@ class ContentResource(Resource):
     create: endpoints.Endpoint = None
     update: endpoints.Endpoint = None
     build: Any = None
+    #: Whether its body carries catalog codes (tag fields), which go out through the code mapping table.
+    coded: bool = False
 
     def parents(self, obj):
         return content_parents(obj)
@@ -24,8 +27,19 @@ class ContentResource(Resource):
     def describe(self, obj):
         return "/".join(path_params(obj).values())
 
+    def body(self, obj):
+        """The hub's full body of obj, its codes as the hub's; raises PlanError naming the codes that
+        are neither mapped nor in the catalog, so that nothing is sent until staff fix them."""
+        if not self.coded:
+            return self.build(obj)
+        hub_codes = hub_codes_read()
+        body = self.build(obj, hub_codes=hub_codes)
+        if hub_codes.unknown:
+            raise PlanError(hub_codes.problem(self.model))
+        return body
+
     def plan(self, state, obj, *, full):
-        body = self.build(obj)
+        body = self.body(obj)
         params = path_params(obj)
         if not state.known_to_hub:
             patch_all = Call(self.update, params, payloads.full_patch_body(self.kind, body))
@@ -68,6 +82,7 @@ def register_content_resources():
             create=endpoints.PROPERTY_CREATE,
             update=endpoints.PROPERTY_UPDATE,
             build=payloads.build_property,
+            coded=True,
             prefetch=("translations", "photos"),
         )
     )
@@ -79,6 +94,7 @@ def register_content_resources():
             create=endpoints.ROOMTYPE_CREATE,
             update=endpoints.ROOMTYPE_UPDATE,
             build=payloads.build_roomtype,
+            coded=True,
             related=("property",),
             prefetch=("translations", "photos"),
         )

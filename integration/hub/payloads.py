@@ -37,8 +37,16 @@ def _hhmm(value):
     return value.strftime("%H:%M") if value else None
 
 
-def build_property(prop):
-    """PostPropertyBody for a property (translations and photos prefetched or loaded)."""
+def _codes(obj, field, hub_codes):
+    """A tag field's codes as the hub's: hub_codes(field, codes) applies the code mapping table
+    (integration.catalog.selectors.HubCodes, given by the content resource); without it, as stored."""
+    codes = list(getattr(obj, field))
+    return hub_codes(field, codes) if hub_codes else codes
+
+
+def build_property(prop, *, hub_codes=None):
+    """PostPropertyBody for a property (translations and photos prefetched or loaded); hub_codes
+    translates its codes (see _codes)."""
     body = {
         "id": prop.vendor_id,
         "status": prop.status,
@@ -54,11 +62,11 @@ def build_property(prop):
                 "refunds_description",
             ],
         ),
-        "classifications": list(prop.classifications),
-        "property_tags": list(prop.property_tags),
-        "facility_tags": list(prop.facility_tags),
-        "service_tags": list(prop.service_tags),
-        "attraction_tags": list(prop.attraction_tags),
+        "classifications": _codes(prop, "classifications", hub_codes),
+        "property_tags": _codes(prop, "property_tags", hub_codes),
+        "facility_tags": _codes(prop, "facility_tags", hub_codes),
+        "service_tags": _codes(prop, "service_tags", hub_codes),
+        "attraction_tags": _codes(prop, "attraction_tags", hub_codes),
         "photos": _photos(prop.photos.all()),
         "settings": {"extra_adult_price": prop.extra_adult_price},
     }
@@ -74,15 +82,15 @@ def build_property(prop):
     )
 
 
-def build_roomtype(room_type):
-    """PostRoomtypeBody for a room type."""
+def build_roomtype(room_type, *, hub_codes=None):
+    """PostRoomtypeBody for a room type; hub_codes translates its codes (see _codes)."""
     body = {
         "id": room_type.vendor_id,
         "status": room_type.status,
         "i18n": _i18n(room_type.translations.all(), ["name", "description"]),
-        "roomtype_tags": list(room_type.roomtype_tags),
-        "amenity_tags": list(room_type.amenity_tags),
-        "view_tags": list(room_type.view_tags),
+        "roomtype_tags": _codes(room_type, "roomtype_tags", hub_codes),
+        "amenity_tags": _codes(room_type, "amenity_tags", hub_codes),
+        "view_tags": _codes(room_type, "view_tags", hub_codes),
         "photos": _photos(room_type.photos.all()),
         "bedtype": {
             "single_beds": room_type.single_beds,

@@ -39,6 +39,8 @@ class SyncState(models.Model):
     last_status_code = models.PositiveSmallIntegerField(_("last HTTP status"), null=True, blank=True)
     failures = models.PositiveSmallIntegerField(_("failures in a row"), default=0)
     last_synced_at = models.DateTimeField(_("last synced at"), null=True, blank=True)
+    #: When the oldest change the hub does not have yet was made; None once the hub has them all.
+    pending_since = models.DateTimeField(_("pending since"), null=True, blank=True)
     next_attempt_at = models.DateTimeField(_("next attempt at"), null=True, blank=True, db_index=True)
     #: When a task for this row was last put on the queue; the sweeper re-queues rows left too long.
     queued_at = models.DateTimeField(null=True, blank=True)

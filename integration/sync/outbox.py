@@ -6,7 +6,8 @@ from datetime import timedelta
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from ..content.models import Property
@@ -49,7 +50,11 @@ def sync_mark_changed(obj, *, kind=None):
 def sync_state_changed(state):
     """sync_mark_changed for an outbox row the caller already has."""
     SyncState.objects.filter(pk=state.pk).update(
-        version=F("version") + 1, status=SyncStatus.PENDING, failures=0, next_attempt_at=None
+        version=F("version") + 1,
+        status=SyncStatus.PENDING,
+        failures=0,
+        next_attempt_at=None,
+        pending_since=Coalesce("pending_since", Value(timezone.now())),
     )
     # Edits within this window after the first go out as one request: the sender reads the latest state.
     sync_queue(state.pk, countdown=settings.HUB_SYNC_COALESCE_SECONDS)

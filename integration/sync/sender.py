@@ -187,7 +187,9 @@ def _mark_synced(state, version, body):
         "last_synced_at": now,
         "next_attempt_at": None,
     }
-    SyncState.objects.filter(pk=state.pk, version=version).update(status=SyncStatus.SYNCED, **fields)
+    SyncState.objects.filter(pk=state.pk, version=version).update(
+        status=SyncStatus.SYNCED, pending_since=None, **fields
+    )
     SyncState.objects.filter(pk=state.pk).exclude(version=version).update(**fields)
 
 

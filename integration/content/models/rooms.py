@@ -123,7 +123,8 @@ class RoomTypePhoto(Photo):
 
 
 class RatePlanModel(models.Model):
-    """How a property sells its rooms (meals, refunds, sale window); exactly one is standalone."""
+    """How a property sells its rooms (meals, refunds, sale window). The hub requires exactly one
+    standalone model per property: the database keeps it to at most one, the go-live checklist asks for one."""
 
     property = models.ForeignKey(
         Property, verbose_name=_("property"), on_delete=models.CASCADE, related_name="rate_plan_models"
