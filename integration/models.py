@@ -16,6 +16,7 @@ from .content.models import (
     RoomTypePhoto,
     RoomTypeTranslation,
 )
+from .hub.models import HubConnection, HubSwitch
 from .sync.models import ResourceKind, SyncAttempt, SyncState
 
 __all__ = [
@@ -24,6 +25,8 @@ __all__ = [
     "ChannelAvailDay",
     "ChannelRateDay",
     "CodeMapping",
+    "HubConnection",
+    "HubSwitch",
     "Property",
     "PropertyMembership",
     "PropertyPhoto",
