@@ -29,8 +29,8 @@ class HubConnection(models.Model):
 class HubSwitch(models.Model):
     """One switch from a hub environment to another: who made it, when, and how much it had to send."""
 
-    from_environment = models.CharField(_("from"), max_length=12, choices=HubEnvironment.choices)
-    to_environment = models.CharField(_("to"), max_length=12, choices=HubEnvironment.choices)
+    from_environment = models.CharField(_("from environment"), max_length=12, choices=HubEnvironment.choices)
+    to_environment = models.CharField(_("to environment"), max_length=12, choices=HubEnvironment.choices)
     switched_at = models.DateTimeField(_("switched at"), auto_now_add=True, db_index=True)
     switched_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

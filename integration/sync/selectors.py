@@ -1,8 +1,9 @@
 """Reads of the sync to the hub that other screens show."""
 
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Count, Max, OuterRef, Subquery
 
 from ..hub.models import HubSwitch
 from .choices import SyncStatus
@@ -27,6 +28,8 @@ class SwitchProgress:
     pending: int = 0
     failed: int = 0
     failed_rows: list = field(default_factory=list)
+    #: When the last resource reached the new hub (None while nothing has).
+    last_synced_at: datetime | None = None
 
     @property
     def total(self):
@@ -39,6 +42,13 @@ class SwitchProgress:
         return self.pending == 0
 
     @property
+    def elapsed(self):
+        """From the switch to the last resource synced, once done."""
+        if not self.done or self.last_synced_at is None:
+            return None
+        return max(self.last_synced_at - self.switch.switched_at, timedelta(0))
+
+    @property
     def percent(self):
         """The share sent successfully, 0 to 100."""
         return round(100 * self.synced / self.total) if self.total else 100
@@ -48,10 +58,17 @@ class SwitchProgress:
 FAILED_SHOWN = 50
 
 
+def sync_status_counts(environment):
+    """{status: count} of the sync states of a hub environment."""
+    rows = SyncState.objects.filter(environment=environment).order_by()
+    return dict(rows.values_list("status").annotate(count=Count("id")).values_list("status", "count"))
+
+
 def hub_switch_progress(switch):
     """The progress of switch: counts of the rows of its hub environment by status, and the failed ones."""
     rows = SyncState.objects.filter(environment=switch.to_environment)
-    counts = dict(rows.values_list("status").annotate(count=Count("id")).values_list("status", "count"))
+    counts = sync_status_counts(switch.to_environment)
+    last_synced_at = rows.aggregate(last=Max("last_synced_at"))["last"]
     failed = rows.filter(status=SyncStatus.FAILED).select_related("property").order_by("property", "kind")
     return SwitchProgress(
         switch=switch,
@@ -59,6 +76,7 @@ def hub_switch_progress(switch):
         pending=counts.get(SyncStatus.PENDING, 0),
         failed=counts.get(SyncStatus.FAILED, 0),
         failed_rows=list(failed[:FAILED_SHOWN]),
+        last_synced_at=last_synced_at,
     )
 
 

@@ -122,7 +122,13 @@ def test_roomtype_read_shape_fills_required_fields(hub, prop):
 
 
 def test_roomtype_merge_patch(hub, prop):
-    base = {"id": "r2", "i18n": [KO], "max_capacity": 4, "details": {"bedroom": 2, "bathroom": 1}, "bedtype": {"single_beds": 2}}
+    base = {
+        "id": "r2",
+        "i18n": [KO],
+        "max_capacity": 4,
+        "details": {"bedroom": 2, "bathroom": 1},
+        "bedtype": {"single_beds": 2},
+    }
     ok(hub.post(f"/properties/{prop}/roomtypes", base))
     body = ok(hub.patch(f"/properties/{prop}/roomtypes/r2", {"details": {"room": 1}, "bedtype": {"double_beds": 1}}))
     assert body["details"] == {"room": 1}  # a map replaces

@@ -17,8 +17,8 @@ from hubsandbox.models import SandboxLicense, SandboxRequest
 from tests.licenses.files import EXE, GIF, JPEG, TRUNCATED_PNG, WEBP, pdf_bytes, pdf_of_size, png_bytes
 from tests.licenses.test_validators import single_digit_changes
 
-from .hubclient import error as hub_error
 from .hubclient import KO, ok
+from .hubclient import error as hub_error
 
 PDF64 = base64.b64encode(pdf_bytes()).decode()
 
