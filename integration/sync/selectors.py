@@ -42,11 +42,11 @@ class SwitchProgress:
         return self.pending == 0
 
     @property
-    def elapsed(self):
-        """From the switch to the last resource synced, once done."""
+    def elapsed_seconds(self):
+        """Seconds from the switch to the last resource synced (one decimal), once done."""
         if not self.done or self.last_synced_at is None:
             return None
-        return max(self.last_synced_at - self.switch.switched_at, timedelta(0))
+        return round(max(self.last_synced_at - self.switch.switched_at, timedelta(0)).total_seconds(), 1)
 
     @property
     def percent(self):
