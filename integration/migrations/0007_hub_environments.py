@@ -56,13 +56,15 @@ class Migration(migrations.Migration):
                     models.CharField(
                         choices=[("staging", "Staging"), ("production", "Production")],
                         max_length=12,
-                        verbose_name="from",
+                        verbose_name="from environment",
                     ),
                 ),
                 (
                     "to_environment",
                     models.CharField(
-                        choices=[("staging", "Staging"), ("production", "Production")], max_length=12, verbose_name="to"
+                        choices=[("staging", "Staging"), ("production", "Production")],
+                        max_length=12,
+                        verbose_name="to environment",
                     ),
                 ),
                 ("switched_at", models.DateTimeField(auto_now_add=True, db_index=True, verbose_name="switched at")),
