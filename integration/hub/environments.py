@@ -1,6 +1,10 @@
 """The hub environments a vendor connects to (the spec's start-up order: staging first, then production),
 and where each one's base URL and token are configured. Which one is active is in the database
-(models.HubConnection)."""
+(models.HubConnection).
+
+Contract section 1: staging and production are two base URLs with two tokens, and what we know of one hub
+never carries over to the other (integration.sync.switch starts everything over at the new one).
+"""
 
 from dataclasses import dataclass
 
