@@ -31,9 +31,11 @@ def _hub_path(request) -> str:
 
 
 def _authenticate(request):
-    expected = f"{settings.HUB_AUTH_SCHEME} {hub_token(current_hub())}".strip()
+    token = hub_token(current_hub())
+    expected = f"{settings.HUB_AUTH_SCHEME} {token}".strip()
     given = request.headers.get("Authorization", "")
-    if not hmac.compare_digest(given.encode(), expected.encode()):
+    # A hub whose token is not configured accepts no one (an empty header would match an empty token).
+    if not token or not hmac.compare_digest(given.encode(), expected.encode()):
         raise Unauthorized("Authorization: missing or invalid access token")
 
 

@@ -49,6 +49,13 @@ def test_each_hub_accepts_only_its_own_token(hub, production, settings):
     ok(production.get("/meta"))
 
 
+def test_a_hub_without_a_token_accepts_no_one(client, db, settings):
+    settings.HUB_PRODUCTION_API_TOKEN = ""
+    production = HubClient(client, hub="production")
+    assert error(production.get("/meta", authorization=""), 401).startswith("Authorization")
+    assert error(production.post("/properties", {"id": "p1", "i18n": [KO]}), 401).startswith("Authorization")
+
+
 @pytest.mark.parametrize("body", [{"id": "p2"}, {"id": "p2", "i18n": [{"locale": "en-US", "name": "Sea"}]}])
 def test_a_property_is_created_only_with_korean(hub, production, body):
     for at in (hub, production):

@@ -23,6 +23,7 @@ from integration.sync.choices import SyncStatus
 from integration.sync.selectors import hub_switch_progress
 from integration.sync.sender import Outcome, sync_send
 from integration.sync.switch import SwitchRefused, hub_environment_switch
+from licenses.selectors import license_property_ids_to_refresh
 from tests.factories import PropertyFactory, hub_content, korean, member
 from tests.hub_fixtures import all_synced, hub_ids, wait_until
 from tests.integration.ari.factories import day
@@ -193,3 +194,14 @@ def test_two_switches_at_once_make_one(production_hub):
     assert sorted(outcomes) == ["refused", "switched"]
     assert HubSwitch.objects.count() == 1
     assert SyncState.objects.get().version == 2  # reset once, not twice
+
+
+def test_after_a_switch_only_the_new_hubs_license_requests_are_read_back(production_hub):
+    staging_request = LicenseRequestFactory(hub_id=7)
+    assert list(license_property_ids_to_refresh()) == [staging_request.property_id]
+
+    hub_environment_switch(to=PRODUCTION)
+
+    assert list(license_property_ids_to_refresh()) == []
+    production_request = LicenseRequestFactory(hub_id=7, hub_environment=PRODUCTION)
+    assert list(license_property_ids_to_refresh()) == [production_request.property_id]
