@@ -7,6 +7,8 @@ import threading
 
 import pytest
 from django.db import close_old_connections, transaction
+from django.utils import translation
+from django.utils.translation import gettext
 
 from hubsandbox import state as hub_state
 from hubsandbox.models import SandboxProperty
@@ -106,12 +108,18 @@ def test_a_property_without_korean_is_not_sent_and_says_why(worker, production_h
     state_filter = {"kind": ResourceKind.PROPERTY, "object_id": prop.pk, "status": SyncStatus.FAILED}
     wait_until(lambda: SyncState.objects.filter(**state_filter).exists(), message="the refusal")
 
-    message = "Add a Korean (ko-KR) translation first: the hub requires one to create a property."
-    assert SyncState.objects.get(kind=ResourceKind.PROPERTY, object_id=prop.pk).last_error == message
+    # Stored in the language the worker speaks (its thread's, Korean by default), shown as stored.
+    message = "Add a Korean (ko-KR) translation first: the hub requires one to create %(what)s."
+    expected = set()
+    for language in ("en", "ko"):
+        with translation.override(language):
+            expected.add(gettext(message) % {"what": gettext("a property")})
+    stored = SyncState.objects.get(kind=ResourceKind.PROPERTY, object_id=prop.pk).last_error
+    assert stored in expected
     assert not hub_state.request_log(path_prefix="/gds/vendor/properties").exists()
     client.force_login(superuser)
     page = client.get(f"/admin/integration/property/{prop.pk}/change/", HTTP_ACCEPT_LANGUAGE="en")
-    assert message in page.content.decode()
+    assert stored in page.content.decode()
 
 
 def test_a_switch_needs_the_environment_configured_and_another_one(production_hub, settings):
