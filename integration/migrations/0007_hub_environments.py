@@ -87,5 +87,15 @@ class Migration(migrations.Migration):
                 "ordering": ["-switched_at", "-id"],
             },
         ),
+        migrations.AddField(
+            model_name="catalogsnapshot",
+            name="environment",
+            field=models.CharField(
+                choices=[("staging", "Staging"), ("production", "Production")],
+                default="staging",
+                max_length=12,
+                verbose_name="hub environment",
+            ),
+        ),
         migrations.RunPython(create_connection, migrations.RunPython.noop),
     ]

@@ -14,6 +14,7 @@ from hubsandbox import state as hub_state
 from hubsandbox.models import SandboxProperty
 from integration.ari.dates import DateRange
 from integration.ari.services import AriEdit, Operation, ari_edit_apply
+from integration.catalog.services import catalog_refresh
 from integration.content.services import content_saved
 from integration.hub.client import get_hub_client
 from integration.hub.environments import HubEnvironment
@@ -213,3 +214,13 @@ def test_after_a_switch_only_the_new_hubs_license_requests_are_read_back(product
     assert list(license_property_ids_to_refresh()) == []
     production_request = LicenseRequestFactory(hub_id=7, hub_environment=PRODUCTION)
     assert list(license_property_ids_to_refresh()) == [production_request.property_id]
+
+
+def test_the_catalog_is_fetched_from_the_active_hub_and_says_which(production_hub):
+    assert catalog_refresh().environment == HubEnvironment.STAGING
+    hub_environment_switch(to=PRODUCTION)
+
+    assert catalog_refresh().environment == PRODUCTION
+    assert [entry.hub for entry in hub_state.request_log(path="/gds/vendor/meta")] == ["staging"] * 2 + [
+        "production"
+    ] * 2
