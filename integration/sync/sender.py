@@ -38,6 +38,8 @@ class Outcome(enum.StrEnum):
     RETRY = "retry"
     FAILED = "failed"
     GONE = "gone"
+    #: A switch of hub environment came during the send: the row starts over at the new hub.
+    MOVED = "moved"
 
 
 def retry_delay(failures, retry_after=None):
@@ -133,7 +135,7 @@ def _send(state_id, *, full, schedule, client):
     if not _same_hub(state).exists():
         # A switch to another hub came while this was sent: the row starts over there; this answer is
         # the old hub's and is not kept.
-        return Outcome.GONE
+        return Outcome.MOVED
     if plan.on_done:
         plan.on_done(responses)
     _mark_synced(state, version, plan.acked_body)
@@ -152,7 +154,8 @@ def _same_hub(state):
 
 
 def _exchange(state, client, call):
-    """One call to the hub, recorded as an attempt whatever its result; a 409 turns into call.if_exists."""
+    """One call to the hub, recorded as an attempt whatever its result; a 409 turns into call.if_exists,
+    a 404 into call.if_missing."""
     path = call.endpoint.path(**call.params)
     # The lease covers one call: a plan of several calls renews it before each.
     SyncState.objects.filter(pk=state.pk).update(lease_until=timezone.now() + lease_duration())

@@ -147,7 +147,7 @@ def test_an_answer_of_the_old_hub_arriving_after_the_switch_is_not_kept(producti
             hub_environment_switch(to=PRODUCTION)
             return answer
 
-    assert sync_send(state.pk, schedule=False, client=SwitchDuringTheCall()) is Outcome.GONE
+    assert sync_send(state.pk, schedule=False, client=SwitchDuringTheCall()) is Outcome.MOVED
 
     state.refresh_from_db()
     assert (state.environment, state.status, state.known_to_hub, state.acked_body) == (
