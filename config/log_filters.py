@@ -18,7 +18,13 @@ _BASE64_BLOB = re.compile(r"[A-Za-z0-9+/]{200,}={0,2}")
 
 
 def _configured_secrets():
-    values = [settings.SECRET_KEY, settings.HUB_API_TOKEN, settings.VENDOR_API_TOKEN, *settings.VENDOR_API_SECRETS]
+    values = [
+        settings.SECRET_KEY,
+        settings.HUB_API_TOKEN,
+        settings.HUB_PRODUCTION_API_TOKEN,
+        settings.VENDOR_API_TOKEN,
+        *settings.VENDOR_API_SECRETS,
+    ]
     return sorted({value for value in values if value and len(value) >= 6}, key=len, reverse=True)
 
 

@@ -179,6 +179,13 @@ CELERY_TIMEZONE = "Asia/Seoul"
 _SANDBOX_HUB_URL = "http://127.0.0.1:8000/sandbox"
 HUB_BASE_URL = _required_in_production("HUB_BASE_URL", _SANDBOX_HUB_URL).rstrip("/")
 HUB_API_TOKEN = _required_in_production("HUB_API_TOKEN", "sandbox-hub-token")
+# The production hub (README, "Going live"): HUB_BASE_URL and HUB_API_TOKEN above are the staging hub a
+# vendor connects to first; the switch to production (manage.py hub_environment) needs these two. In
+# development the sandbox stands in for it under another prefix, with its own token and its own state.
+HUB_PRODUCTION_BASE_URL = env.str(
+    "HUB_PRODUCTION_BASE_URL", default=f"{_SANDBOX_HUB_URL}/production" if DEBUG else ""
+).rstrip("/")
+HUB_PRODUCTION_API_TOKEN = env.str("HUB_PRODUCTION_API_TOKEN", default="sandbox-production-hub-token" if DEBUG else "")
 HUB_AUTH_SCHEME = env.str("HUB_AUTH_SCHEME", default="")
 HUB_CONNECT_TIMEOUT = env.float("HUB_CONNECT_TIMEOUT", default=5.0)
 HUB_READ_TIMEOUT = env.float("HUB_READ_TIMEOUT", default=30.0)

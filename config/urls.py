@@ -17,4 +17,13 @@ urlpatterns = [
 ]
 
 if settings.HUB_SANDBOX_ENABLED:
-    urlpatterns.append(path("sandbox/", include("hubsandbox.urls")))
+    # The sandbox as two hubs with separate states (hubsandbox/hubs.py): production's prefix first, as
+    # the staging one's catch-all would answer for it otherwise.
+    urlpatterns += [
+        path(
+            "sandbox/production/",
+            include(("hubsandbox.urls", "hubsandbox"), namespace="hubsandbox-production"),
+            {"hub": "production"},
+        ),
+        path("sandbox/", include("hubsandbox.urls")),
+    ]

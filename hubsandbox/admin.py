@@ -116,9 +116,10 @@ class HubContentAdmin(SandboxReadOnlyAdmin):
 
 @admin.register(SandboxProperty)
 class SandboxPropertyAdmin(HubContentAdmin):
-    """Properties the sandbox hub holds."""
+    """Properties the sandbox hub holds, at its staging or production hub."""
 
-    list_display = ["vendor_id", "created_at", "updated_at"]
+    list_display = ["vendor_id", "hub", "created_at", "updated_at"]
+    list_filter = ["hub"]
 
 
 @admin.register(SandboxRoomtype)
@@ -207,12 +208,13 @@ class SandboxSaleAdmin(SandboxReadOnlyAdmin):
 class SandboxRequestAdmin(SandboxReadOnlyAdmin):
     """Every request the sandbox hub received, newest first, with the bodies on the detail page."""
 
-    list_display = ["received_at", "method", "path", "response_status", "fault", "request_bytes", "duration_ms"]
-    list_filter = ["method", "response_status", "fault"]
+    list_display = ["received_at", "hub", "method", "path", "response_status", "fault", "request_bytes", "duration_ms"]
+    list_filter = ["hub", "method", "response_status", "fault"]
     search_fields = ["path"]
     date_hierarchy = "received_at"
     fields = [
         "received_at",
+        "hub",
         "method",
         "path",
         "query",

@@ -26,6 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import selectors
+from .hubs import current_hub
 from .models import COMMON_CHANNEL, RateplanModelType, SandboxAvailDay, SandboxRateDay, SandboxRateplan, SandboxRoomtype
 from .validation import Field, ValidationError, array, boolean, date_string, integer, obj
 
@@ -271,6 +272,7 @@ def rate_days(property_id: str, roomtype_id: str, rateplan_id: str, channel_id: 
     """{date: {"rate" | "rate_modify": x, "business_day": b}} of one rate plan and channel (None: the
     common values), in date order; a key is absent when no entry has set it for that day."""
     rows = SandboxRateDay.objects.filter(
+        rateplan__property__hub=current_hub(),
         rateplan__property__vendor_id=property_id,
         rateplan__roomtype__vendor_id=roomtype_id,
         rateplan__vendor_id=rateplan_id,
@@ -286,6 +288,7 @@ def rate_days(property_id: str, roomtype_id: str, rateplan_id: str, channel_id: 
 def avail_days(property_id: str, roomtype_id: str, channel_id: int | None = None) -> dict:
     """{date: count} of one room type and channel (None: the common counts), in date order."""
     rows = SandboxAvailDay.objects.filter(
+        roomtype__property__hub=current_hub(),
         roomtype__property__vendor_id=property_id,
         roomtype__vendor_id=roomtype_id,
         channel_id=COMMON_CHANNEL if channel_id is None else channel_id,

@@ -32,13 +32,16 @@ class HubContent(models.Model):
 
 
 class SandboxProperty(HubContent):
-    """A property at the sandbox hub (PropertyContent)."""
+    """A property at the sandbox hub (PropertyContent). Everything else a hub holds hangs under a
+    property, so that its hub column keeps staging's and production's states apart (hubs.py)."""
+
+    hub = models.CharField(_("hub"), max_length=12, default="staging")
 
     class Meta:
         verbose_name = _("hub property")
         verbose_name_plural = _("hub properties")
-        ordering = ["vendor_id"]
-        constraints = [models.UniqueConstraint(fields=["vendor_id"], name="hubsandbox_property_unique_id")]
+        ordering = ["hub", "vendor_id"]
+        constraints = [models.UniqueConstraint(fields=["hub", "vendor_id"], name="hubsandbox_property_unique_id")]
 
     def as_hub_json(self) -> dict:
         """The property's read shape: settings.extra_adult_price is always present, null when unset."""
@@ -145,6 +148,7 @@ class SandboxRateplan(HubContent):
 class SandboxRequest(models.Model):
     """One request the sandbox hub received, with what it answered; for tests, benchmarks and the admin."""
 
+    hub = models.CharField(_("hub"), max_length=12, default="staging")
     method = models.CharField(_("method"), max_length=10)
     path = models.CharField(_("path"), max_length=500, help_text=_("The hub path, without the sandbox's prefix."))
     query = models.CharField(_("query string"), max_length=1000, blank=True)

@@ -20,6 +20,7 @@ from standardwebhooks import Webhook
 
 from .ari import KOREA, korea_today, rate_days
 from .errors import NotFound
+from .hubs import current_hub, serving
 from .models import RateplanModelType, SandboxRateplan, SandboxSale
 
 logger = logging.getLogger(__name__)
@@ -123,10 +124,12 @@ def nightly_amounts(rateplan: SandboxRateplan, nights: list[datetime.date]) -> l
     return amounts
 
 
-def _rateplans(property_id=None, roomtype_id=None, rateplan_id=None):
+def _rateplans(property_id=None, roomtype_id=None, rateplan_id=None, *, every_hub=False):
     queryset = SandboxRateplan.objects.select_related("property", "roomtype", "rateplan_model").order_by(
         "property__vendor_id", "roomtype__vendor_id", "vendor_id"
     )
+    if not every_hub:
+        queryset = queryset.filter(property__hub=current_hub())
     if property_id:
         queryset = queryset.filter(property__vendor_id=property_id)
     if roomtype_id:
@@ -237,21 +240,26 @@ def sell_at_random(*, rng=None, client=None) -> SaleResult | None:
     shows arriving. None, with the reason logged, when there is nothing to sell or our vendor API cannot
     be reached (the web process is not up yet)."""
     rng = rng or random.Random()  # noqa: S311 - a demo's choice, not a secret
-    plans = list(_rateplans().values_list("property__vendor_id", "roomtype__vendor_id", "vendor_id"))
+    plans = list(
+        _rateplans(every_hub=True).values_list(
+            "property__hub", "property__vendor_id", "roomtype__vendor_id", "vendor_id"
+        )
+    )
     if not plans:
         logger.info("sandbox sale: the sandbox holds no rate plan yet")
         return None
-    property_id, roomtype_id, rateplan_id = rng.choice(plans)
+    hub, property_id, roomtype_id, rateplan_id = rng.choice(plans)
     try:
-        return sell(
-            property_id=property_id,
-            roomtype_id=roomtype_id,
-            rateplan_id=rateplan_id,
-            checkin=korea_today() + datetime.timedelta(days=rng.randint(1, RANDOM_CHECKIN_DAYS)),
-            nights=rng.randint(1, RANDOM_MAX_NIGHTS),
-            then=rng.choices(list(RANDOM_THEN_WEIGHTS), weights=list(RANDOM_THEN_WEIGHTS.values()))[0],
-            client=client,
-        )
+        with serving(hub):
+            return sell(
+                property_id=property_id,
+                roomtype_id=roomtype_id,
+                rateplan_id=rateplan_id,
+                checkin=korea_today() + datetime.timedelta(days=rng.randint(1, RANDOM_CHECKIN_DAYS)),
+                nights=rng.randint(1, RANDOM_MAX_NIGHTS),
+                then=rng.choices(list(RANDOM_THEN_WEIGHTS), weights=list(RANDOM_THEN_WEIGHTS.values()))[0],
+                client=client,
+            )
     except SaleImpossible as error:
         logger.info("sandbox sale of %s: %s", rateplan_id, error)
     except OSError as error:

@@ -3,6 +3,7 @@
 from enum import StrEnum
 
 from .errors import NotFound
+from .hubs import current_hub
 from .models import SandboxProperty, SandboxRateplan, SandboxRateplanModel, SandboxRoomtype
 
 
@@ -16,9 +17,9 @@ class ResourceKind(StrEnum):
 
 
 def property_get(property_id: str, *, for_update: bool = False) -> SandboxProperty:
-    """The property; with for_update, its row stays locked until the transaction ends."""
+    """The property at the current hub; with for_update, its row stays locked until the transaction ends."""
     queryset = SandboxProperty.objects.select_for_update() if for_update else SandboxProperty.objects
-    found = queryset.filter(vendor_id=property_id).first()
+    found = queryset.filter(hub=current_hub(), vendor_id=property_id).first()
     if found is None:
         raise NotFound(f"property {property_id!r} not found")
     return found

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 
 from . import selectors
 from .errors import Conflict
+from .hubs import current_hub
 from .models import RateplanModelType, SandboxProperty, SandboxRateplan, SandboxRateplanModel, SandboxRoomtype
 from .validation import (
     ValidationError,
@@ -74,7 +75,7 @@ def property_create(*, body: dict) -> SandboxProperty:
     content = merge_patch(PROPERTY_DEFAULTS, cleaned, objects=_PROPERTY_OBJECTS)
     try:
         with transaction.atomic():
-            return SandboxProperty.objects.create(vendor_id=vendor_id, content=content)
+            return SandboxProperty.objects.create(hub=current_hub(), vendor_id=vendor_id, content=content)
     except IntegrityError:
         raise Conflict(f"property {vendor_id!r} already exists") from None
 

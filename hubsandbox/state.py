@@ -2,6 +2,7 @@
 
 from hubsandbox import state
 state.get_resource("roomtype", "prop-a", "room-1")   # the read shape the hub would answer, or None
+state.get_resource("property", "prop-a", hub="production")  # the same at the production hub (hubs.py)
 state.request_log(method="PATCH").count()
 state.request_totals(path_prefix="/gds/vendor/properties")  # {"count": ..., "request_bytes": ..., ...}
 state.rates_of("prop-a", "room-1", "plan-1")          # {date: {"rate": 120000, "business_day": True}, ...}
@@ -20,6 +21,7 @@ from django.db.models import Count, QuerySet, Sum
 
 from . import ari, licenses, services
 from .errors import NotFound
+from .hubs import STAGING, serving
 from .models import SandboxProperty, SandboxRateplan, SandboxRateplanModel, SandboxRequest, SandboxRoomtype
 from .selectors import ResourceKind, resource_get
 
@@ -31,13 +33,14 @@ _MODELS = {
 }
 
 
-def get_resource(kind: ResourceKind | str, *path_ids: str) -> dict | None:
-    """The read shape of a resource, addressed by the ids of its hub path in order, or None if unknown.
+def get_resource(kind: ResourceKind | str, *path_ids: str, hub: str = STAGING) -> dict | None:
+    """The read shape of a resource at hub, addressed by the ids of its hub path in order, or None if unknown.
 
     kind is "property" (pid), "roomtype" (pid, rid), "rateplan_model" (pid, mid) or "rateplan" (pid, rid, rpid).
     """
     try:
-        return resource_get(kind, *path_ids).as_hub_json()
+        with serving(hub):
+            return resource_get(kind, *path_ids).as_hub_json()
     except NotFound:
         return None
 
@@ -57,10 +60,11 @@ def forget_resource(kind: ResourceKind | str, *path_ids: str) -> None:
         resource.delete()
 
 
-def list_resources(kind: ResourceKind | str, property_id: str | None = None) -> list[dict]:
-    """The read shapes of every resource of a kind, optionally of one property, ordered by ids."""
+def list_resources(kind: ResourceKind | str, property_id: str | None = None, *, hub: str = STAGING) -> list[dict]:
+    """The read shapes of every resource of a kind at hub, optionally of one property, ordered by ids."""
     kind = ResourceKind(kind)
-    queryset = _MODELS[kind].objects.all()
+    hub_lookup = "hub" if kind is ResourceKind.PROPERTY else "property__hub"
+    queryset = _MODELS[kind].objects.filter(**{hub_lookup: hub})
     if kind is not ResourceKind.PROPERTY:
         queryset = queryset.select_related("property")
     if kind is ResourceKind.RATEPLAN:
@@ -71,9 +75,14 @@ def list_resources(kind: ResourceKind | str, property_id: str | None = None) -> 
     return [resource.as_hub_json() for resource in queryset]
 
 
-def request_log(*, method: str | None = None, path: str | None = None, path_prefix: str | None = None) -> QuerySet:
-    """The requests the sandbox received, oldest first; paths are hub paths such as /gds/vendor/meta."""
+def request_log(
+    *, method: str | None = None, path: str | None = None, path_prefix: str | None = None, hub: str | None = None
+) -> QuerySet:
+    """The requests the sandbox received (at hub, or at either), oldest first; paths are hub paths such as
+    /gds/vendor/meta."""
     queryset = SandboxRequest.objects.order_by("received_at", "id")
+    if hub is not None:
+        queryset = queryset.filter(hub=hub)
     if method is not None:
         queryset = queryset.filter(method=method.upper())
     if path is not None:
@@ -92,7 +101,7 @@ def request_totals(**filters) -> dict[str, int]:
 
 
 def rates_of(
-    property_id: str, roomtype_id: str, rateplan_id: str, channel_id: int | None = None
+    property_id: str, roomtype_id: str, rateplan_id: str, channel_id: int | None = None, *, hub: str = STAGING
 ) -> dict[datetime.date, dict]:
     """The rates and business days the hub holds for a rate plan, per day in date order:
     {date: {"rate" | "rate_modify": x, "business_day": b}}, a key absent while no entry has set it.
@@ -100,17 +109,21 @@ def rates_of(
     channel_id None gives the values common to all channels, a channel id that channel's own values.
     Unknown ids give {}.
     """
-    return ari.rate_days(property_id, roomtype_id, rateplan_id, channel_id)
+    with serving(hub):
+        return ari.rate_days(property_id, roomtype_id, rateplan_id, channel_id)
 
 
-def avails_of(property_id: str, roomtype_id: str, channel_id: int | None = None) -> dict[datetime.date, int]:
+def avails_of(
+    property_id: str, roomtype_id: str, channel_id: int | None = None, *, hub: str = STAGING
+) -> dict[datetime.date, int]:
     """The availability the hub holds for a room type, {date: count} in date order; channel_id None
     gives the common counts, a channel id that channel's caps. Unknown ids give {}."""
-    return ari.avail_days(property_id, roomtype_id, channel_id)
+    with serving(hub):
+        return ari.avail_days(property_id, roomtype_id, channel_id)
 
 
 def reset() -> None:
-    """Forgets every resource and the request log: an empty hub."""
+    """Forgets every resource and the request log of both hubs: empty hubs."""
     with transaction.atomic():
         SandboxRequest.objects.all().delete()
         ari.forget_all()

@@ -266,7 +266,9 @@ def i18n(entry_fields: tuple[str, ...], *, min_items: int = 0) -> Check:
 
 
 def _require_korean(cleaned: dict):
-    if "i18n" in cleaned and "ko-KR" not in {entry["locale"] for entry in cleaned["i18n"]}:
+    """SPEC: ko-KR is required on create (property, room type) and on every rate plan model body. A
+    create body without i18n has no ko-KR either: the same 400."""
+    if "ko-KR" not in {entry["locale"] for entry in cleaned.get("i18n") or ()}:
         _fail("i18n", "must include an entry for ko-KR")
 
 

@@ -14,6 +14,7 @@ from django.views.decorators.csrf import csrf_exempt
 from . import faults, selectors, services
 from .catalog import catalog_tree
 from .errors import HubError, MethodNotAllowed, NotFound, PayloadTooLarge, Unauthorized
+from .hubs import STAGING, current_hub, hub_token, serving
 from .models import SandboxRequest
 from .selectors import ResourceKind
 from .validation import parse_json, validate_locale
@@ -25,14 +26,16 @@ def _answer(data: dict, status: int = 200) -> JsonResponse:
 
 def _hub_path(request) -> str:
     """The request's path as the hub would see it, without the prefix the sandbox is mounted at."""
-    prefix = reverse("hubsandbox:meta").removesuffix("gds/vendor/meta")
+    prefix = reverse(f"{request.resolver_match.namespace}:meta").removesuffix("gds/vendor/meta")
     return "/" + request.path.removeprefix(prefix)
 
 
 def _authenticate(request):
-    expected = f"{settings.HUB_AUTH_SCHEME} {settings.HUB_API_TOKEN}".strip()
+    token = hub_token(current_hub())
+    expected = f"{settings.HUB_AUTH_SCHEME} {token}".strip()
     given = request.headers.get("Authorization", "")
-    if not hmac.compare_digest(given.encode(), expected.encode()):
+    # A hub whose token is not configured accepts no one (an empty header would match an empty token).
+    if not token or not hmac.compare_digest(given.encode(), expected.encode()):
         raise Unauthorized("Authorization: missing or invalid access token")
 
 
@@ -41,7 +44,12 @@ class HubView(View):
     """Base of every endpoint: injected faults, the token check, JSON in and out, {"message"} errors,
     and one SandboxRequest row per request received."""
 
-    def dispatch(self, request, *args, **kwargs):
+    def dispatch(self, request, *args, hub=STAGING, **kwargs):
+        # The prefix the request came under names the hub (hubs.py); everything below is addressed to it.
+        with serving(hub):
+            return self._dispatch(request, *args, **kwargs)
+
+    def _dispatch(self, request, *args, **kwargs):
         started = time.monotonic()
         try:
             raw_body = request.body
@@ -81,6 +89,7 @@ class HubView(View):
 
     def _record(self, request, raw_body, started, response, fault):
         SandboxRequest.objects.create(
+            hub=current_hub(),
             method=request.method,
             path=_hub_path(request)[:500],
             query=request.META.get("QUERY_STRING", "")[:1000],

@@ -17,6 +17,7 @@ from .content.models import (
     RoomTypeTranslation,
 )
 from .drift.models import DriftCheck, DriftDifference
+from .hub.models import HubConnection, HubSwitch
 from .sync.models import ResourceKind, SyncAttempt, SyncState
 
 __all__ = [
@@ -27,6 +28,8 @@ __all__ = [
     "CodeMapping",
     "DriftCheck",
     "DriftDifference",
+    "HubConnection",
+    "HubSwitch",
     "Property",
     "PropertyMembership",
     "PropertyPhoto",

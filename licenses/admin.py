@@ -68,7 +68,7 @@ class LicenseRequestAdmin(LicenseRequestDisplay, LicenseRequestViews, PropertySc
         "status_column",
         "created_at",
     ]
-    list_filter = ["type", ReviewStatusFilter, ("property", admin.RelatedOnlyFieldListFilter)]
+    list_filter = ["type", ReviewStatusFilter, "hub_environment", ("property", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["property"]
     search_fields = ["permit_number", "business_name", "owner_name"]
     ordering = ["-created_at", "-id"]
@@ -231,7 +231,7 @@ class LicenseRequestAdmin(LicenseRequestDisplay, LicenseRequestViews, PropertySc
         else:
             document = ["business_type", "masked_business_number", "owner_name", "open_date", *CORPORATION_FIELDS]
         return [
-            (None, {"fields": ["property", "type", "review", "hub_sync", "related_requests"]}),
+            (None, {"fields": ["property", "type", "review", "hub_environment", "hub_sync", "related_requests"]}),
             (_("Document"), {"fields": document}),
             (_("File"), {"fields": ["file_link", "comment"]}),
             (_("Review history"), {"fields": ["timeline"]}),

@@ -6,6 +6,7 @@ from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from integration.hub.environments import HubEnvironment
 from integration.models import Property
 
 from .choices import BusinessType, FileFormat, LicenseType, PermitType, ReviewStatus
@@ -75,6 +76,9 @@ class LicenseRequest(models.Model):
 
     # What the hub says: set from its answer to the submission, then by each refresh.
     hub_id = models.PositiveBigIntegerField(_("hub request id"), null=True, blank=True)
+    #: The hub environment that received the request and whose review the fields below are; a switch to
+    #: another environment leaves them with it (that hub reviews its own submissions).
+    hub_environment = models.CharField(_("hub environment"), max_length=12, choices=HubEnvironment.choices, blank=True)
     status = models.CharField(_("review status"), max_length=8, choices=ReviewStatus.choices, blank=True)
     reason = models.TextField(_("reason"), blank=True)
     hub_number = models.CharField(
@@ -110,7 +114,9 @@ class LicenseRequest(models.Model):
         verbose_name_plural = _("license requests")
         ordering = ["-created_at", "-id"]
         constraints = [
-            models.UniqueConstraint(fields=["property", "hub_id"], name="license_request_one_per_hub_id"),
+            models.UniqueConstraint(
+                fields=["property", "hub_environment", "hub_id"], name="license_request_one_per_hub_id"
+            ),
         ]
         indexes = [models.Index(fields=["status", "hub_id"], name="license_request_review")]
 

@@ -2,6 +2,7 @@
 
 from django.db.models import Q
 
+from integration.hub.selectors import hub_environment_active
 from integration.models import ResourceKind, SyncState
 from integration.sync.choices import SyncStatus
 
@@ -11,10 +12,9 @@ from .payloads import superseding_hub_id
 
 
 def license_property_ids_to_refresh():
-    """The properties with a request the hub may still change (under review) or that was never read back."""
-    open_requests = LicenseRequest.objects.filter(hub_id__isnull=False).filter(
-        Q(status=ReviewStatus.PENDING) | Q(refreshed_at__isnull=True)
-    )
+    """The properties with a request the active hub may still change (under review) or that was never read back."""
+    received = LicenseRequest.objects.filter(hub_id__isnull=False, hub_environment=hub_environment_active())
+    open_requests = received.filter(Q(status=ReviewStatus.PENDING) | Q(refreshed_at__isnull=True))
     return open_requests.values_list("property_id", flat=True).distinct()
 
 
@@ -24,7 +24,9 @@ def license_request_superseding(license_request, reason=None):
     hub_id = superseding_hub_id(license_request.reason if reason is None else reason)
     if hub_id is None:
         return None
-    return LicenseRequest.objects.filter(property_id=license_request.property_id, hub_id=hub_id).first()
+    return LicenseRequest.objects.filter(
+        property_id=license_request.property_id, hub_environment=license_request.hub_environment, hub_id=hub_id
+    ).first()
 
 
 def license_request_sync_state(license_request):

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from integration.hub import endpoints
 from integration.hub.client import HubError, get_hub_client
+from integration.hub.selectors import hub_environment_active
 from integration.models import Property, ResourceKind, SyncState
 from integration.periodic import for_each_row
 from integration.sync.outbox import sync_mark_changed, sync_request
@@ -83,13 +84,16 @@ def license_request_submit(*, property, type, fields, file=None, user=None, resu
 
 
 @transaction.atomic
-def license_request_record_submission(*, license_request_id, answer):
-    """The hub accepted a submission: keep its id, status, reason and times (the submission result)."""
+def license_request_record_submission(*, license_request_id, answer, environment):
+    """The hub of environment accepted a submission: keep its id, status, reason and times (the
+    submission result), and which hub it was."""
     fields = parse_result(answer)
     if "hub_id" not in fields:
         logger.warning("the hub accepted license request %s without an id in its answer", license_request_id)
     if fields:
-        LicenseRequest.objects.filter(pk=license_request_id).update(**fields, updated_at=timezone.now())
+        LicenseRequest.objects.filter(pk=license_request_id).update(
+            **fields, hub_environment=environment, updated_at=timezone.now()
+        )
 
 
 @transaction.atomic
@@ -153,11 +157,12 @@ def _needs_detail(request, item):
 def license_requests_refresh(*, property, client=None):
     """Read the hub's list of the property's requests, and the detail (history, masked number) of each
     one that changed since the last read; store what the hub says. Returns how many requests were
-    updated. Raises HubError when the hub cannot be read; then nothing is stored."""
-    client = client or get_hub_client()
-    ours = {
-        request.hub_id: request for request in LicenseRequest.objects.filter(property=property, hub_id__isnull=False)
-    }
+    updated. Raises HubError when the hub cannot be read; then nothing is stored. Only the requests the
+    active hub environment received are read (another environment's stay as that hub left them)."""
+    environment = hub_environment_active()
+    client = client or get_hub_client(environment)
+    received = LicenseRequest.objects.filter(property=property, hub_id__isnull=False, hub_environment=environment)
+    ours = {request.hub_id: request for request in received}
     items = [item for item in _list_all(client, property) if item.get("id") in ours]
     details = {
         item["id"]: _read_detail(client, property, item["id"])
@@ -175,8 +180,9 @@ def license_requests_refresh(*, property, client=None):
 
 
 def license_request_refresh(*, license_request, client=None):
-    """Read one request's detail from the hub and store it (status, reason, history, masked number)."""
-    client = client or get_hub_client()
+    """Read one request's detail from the hub that received it and store it (status, reason, history,
+    masked number)."""
+    client = client or get_hub_client(license_request.hub_environment or None)
     detail = _read_detail(client, license_request.property, license_request.hub_id)
     with transaction.atomic():
         _store(license_request, parse_detail(detail), timezone.now())

@@ -43,12 +43,19 @@ class LicenseResource(Resource):
         def on_done(responses):
             from .services import license_request_record_submission
 
-            license_request_record_submission(license_request_id=obj.pk, answer=responses[0].data)
+            license_request_record_submission(
+                license_request_id=obj.pk, answer=responses[0].data, environment=state.environment
+            )
 
         # The hub's copy is not kept: it would hold the file, and nothing is ever diffed against it.
         return Plan([call], acked_body=None, on_done=on_done)
 
 
 LICENSE_RESOURCE = LicenseResource(
-    kind=ResourceKind.LICENSE, model=LicenseRequest, rank=LICENSE_RANK, related=("property",)
+    kind=ResourceKind.LICENSE,
+    model=LicenseRequest,
+    rank=LICENSE_RANK,
+    related=("property",),
+    # A request the old hub received stays its own (hub id, review); the new hub gets new submissions.
+    follows_switch=False,
 )

@@ -39,6 +39,15 @@ def hub(live_server, settings):
 
 
 @pytest.fixture
+def production_hub(live_server, settings, hub):
+    """The sandbox's production hub (its own prefix, token and state: hubsandbox/hubs.py) configured as
+    the production environment; the staging one is `hub`."""
+    settings.HUB_PRODUCTION_BASE_URL = f"{live_server.url}/sandbox/production"
+    settings.HUB_PRODUCTION_API_TOKEN = "production-token"
+    return hub
+
+
+@pytest.fixture
 def fast_sync(settings):
     """Short coalescing and retry delays, so that tests of the real queue finish quickly."""
     settings.HUB_SYNC_COALESCE_SECONDS = 0.3

@@ -36,7 +36,8 @@ class AriResource(Resource):
     def plan(self, state, obj, *, full):
         dirty = list(AriDirtyRange.objects.filter(state=state))
         window = ari_window()
-        if full:
+        if full or not state.known_to_hub:
+            # A first push (a new rate plan or room type, or a new hub environment) sends every day.
             ranges = [DateRange(*window)]
         else:
             ranges = clamp_ranges(merge_ranges(DateRange(r.date_from, r.date_to) for r in dirty), window)

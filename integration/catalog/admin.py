@@ -41,9 +41,9 @@ def _count_column(group):
 class CatalogSnapshotAdmin(admin.ModelAdmin):
     """The catalogs fetched so far, newest first, read-only; anyone who may view them may fetch one now."""
 
-    list_display = ["fetched_at", *(_count_column(group) for group in CatalogGroup)]
+    list_display = ["fetched_at", "environment", *(_count_column(group) for group in CatalogGroup)]
     list_per_page = 20  # each row's counts come from its catalog, so pages stay short
-    fields = ["fetched_at", "codes"]
+    fields = ["fetched_at", "environment", "codes"]
     readonly_fields = fields
 
     def has_add_permission(self, request):

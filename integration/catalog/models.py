@@ -3,6 +3,7 @@
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from ..hub.environments import HubEnvironment
 from .choices import CatalogGroup
 
 
@@ -10,6 +11,10 @@ class CatalogSnapshot(models.Model):
     """The code catalog (GET /meta) as fetched at one time, in Korean and English."""
 
     fetched_at = models.DateTimeField(_("fetched at"), auto_now_add=True, db_index=True)
+    #: The hub environment it was fetched from (a switch does not fetch the new hub's by itself).
+    environment = models.CharField(
+        _("hub environment"), max_length=12, choices=HubEnvironment.choices, default=HubEnvironment.STAGING
+    )
     #: {"ko-KR": {"classification": [nodes], ...}, "en-US": {...}}: the hub names codes per locale.
     data = models.JSONField(_("catalog"))
 

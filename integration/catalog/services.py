@@ -4,6 +4,7 @@ from django.utils.translation import gettext as _
 
 from ..hub.client import HubError, get_hub_client
 from ..hub.endpoints import CATALOG, CATALOG_LOCALE_PARAM
+from ..hub.selectors import hub_environment_active
 from .choices import CatalogGroup
 from .models import CatalogSnapshot
 from .selectors import SNAPSHOT_LOCALES, Catalog, catalog_remember
@@ -67,7 +68,8 @@ def catalog_refresh(*, client=None):
 
     Raises HubError (CatalogInvalid for a malformed answer); then nothing is stored.
     """
-    client = client or get_hub_client()
+    environment = hub_environment_active()
+    client = client or get_hub_client(environment)
     data = {}
     for locale in SNAPSHOT_LOCALES:
         # Korean is the hub's default: it is asked without the parameter, which is our own convention
@@ -75,6 +77,6 @@ def catalog_refresh(*, client=None):
         query = None if locale == SNAPSHOT_LOCALES[0] else {CATALOG_LOCALE_PARAM: locale}
         data[locale] = _validated_data(client.call(CATALOG, query=query).data, locale=locale)
     # Both calls are done: the insert is the only write, so no transaction spans the network.
-    snapshot = CatalogSnapshot.objects.create(data=data)
+    snapshot = CatalogSnapshot.objects.create(data=data, environment=environment)
     catalog_remember(Catalog(snapshot))
     return snapshot

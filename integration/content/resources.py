@@ -1,13 +1,16 @@
 """Properties, room types, rate plan models and rate plans as kinds of hub resource: POST once, then PATCH
 what changed (merge-patch)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
+
+from django.utils.translation import gettext_lazy as _
 
 from ..catalog.selectors import hub_codes_read
 from ..hub import endpoints, payloads
 from ..sync.models import ResourceKind
 from ..sync.resources import Call, Plan, PlanError, Resource, register
+from .choices import Locale
 from .models import Property, RatePlan, RatePlanModel, RoomType
 
 
@@ -41,14 +44,34 @@ class ContentResource(Resource):
     def plan(self, state, obj, *, full):
         body = self.body(obj)
         params = path_params(obj)
+        create = Call(self.create, params, body)
         if not state.known_to_hub:
+            _require_korean(self.kind, body)
             patch_all = Call(self.update, params, payloads.full_patch_body(self.kind, body))
-            return Plan([Call(self.create, params, body, if_exists=patch_all)], acked_body=body)
+            return Plan([replace(create, if_exists=patch_all)], acked_body=body)
         if full:
             send = payloads.full_patch_body(self.kind, body)
         else:
             send = payloads.patch_body(self.kind, state.acked_body, body)
-        return Plan([Call(self.update, params, send)] if send else [], acked_body=body)
+        # A hub that answers 404 does not know the resource (another environment, say): create it there.
+        return Plan([Call(self.update, params, send, if_missing=create)] if send else [], acked_body=body)
+
+
+#: The kinds whose create body needs a ko-KR translation (SPEC; the sandbox refuses them without).
+KOREAN_REQUIRED = {
+    ResourceKind.PROPERTY: _("a property"),
+    ResourceKind.ROOM_TYPE: _("a room type"),
+    ResourceKind.RATE_PLAN_MODEL: _("a rate plan model"),
+}
+
+
+def _require_korean(kind, body):
+    """Refuse to create, with a message staff can act on, what the hub would refuse for lack of Korean."""
+    if kind in KOREAN_REQUIRED and Locale.KO_KR not in {entry["locale"] for entry in body.get("i18n", [])}:
+        raise PlanError(
+            _("Add a Korean (ko-KR) translation first: the hub requires one to create %(what)s.")
+            % {"what": KOREAN_REQUIRED[kind]}
+        )
 
 
 def path_params(obj):

@@ -12,6 +12,10 @@ from typing import Any
 
 import requests
 from django.conf import settings
+from django.utils.translation import gettext as _
+
+from .environments import hub_address
+from .selectors import hub_environment_active
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +57,10 @@ class HubUnavailable(HubError):
     """No answer: the connection failed or timed out."""
 
     retryable = True
+
+
+class HubNotConfigured(HubError):
+    """The environment's base URL or token is not set: no call can be made until it is."""
 
 
 def parse_retry_after(value, *, now=None):
@@ -143,11 +151,19 @@ def _client_for(base_url, token, auth_scheme, connect_timeout, read_timeout):
     )
 
 
-def get_hub_client():
-    """The process's hub client for the current settings (one session, reused)."""
+def get_hub_client(environment=None):
+    """The process's hub client for an environment (by default the active one), one session reused.
+
+    Raises HubNotConfigured when the environment has no base URL or token."""
+    address = hub_address(environment or hub_environment_active())
+    if not address.configured:
+        raise HubNotConfigured(
+            _("The %(environment)s hub has no base URL or token configured.")
+            % {"environment": address.environment.label}
+        )
     return _client_for(
-        settings.HUB_BASE_URL,
-        settings.HUB_API_TOKEN,
+        address.base_url,
+        address.token,
         settings.HUB_AUTH_SCHEME,
         settings.HUB_CONNECT_TIMEOUT,
         settings.HUB_READ_TIMEOUT,

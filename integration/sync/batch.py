@@ -48,7 +48,7 @@ def sync_pending(*, full=False, property=None, progress=None):
     Retries are not queued: a row that needs one stays pending, for the queue's sweeper or the next run.
     """
     if full:
-        _ensure_states(property)
+        sync_states_ensure_all(property=property)
     rows = SyncState.objects.all() if full else SyncState.objects.filter(status=SyncStatus.PENDING)
     if property is not None:
         rows = rows.filter(property=property)
@@ -67,7 +67,7 @@ def sync_pending(*, full=False, property=None, progress=None):
     return summary
 
 
-def _ensure_states(property):
+def sync_states_ensure_all(*, property=None):
     """Give every resource (of property) an outbox row, so that a full resync also reaches what was never
     marked changed (content loaded by a script or a restore, say)."""
     for kind, resource in RESOURCES.items():

@@ -4,6 +4,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from ..content.models import Property
+from ..hub.environments import HubEnvironment
 from .choices import SyncStatus
 
 
@@ -29,6 +30,11 @@ class SyncState(models.Model):
         Property, verbose_name=_("property"), on_delete=models.CASCADE, related_name="sync_states"
     )
     status = models.CharField(_("sync status"), max_length=8, choices=SyncStatus.choices, default=SyncStatus.PENDING)
+    #: The hub this row's knowledge (acked_body, known_to_hub, status) is of; a switch to another
+    #: environment starts the row over there. Rows from before environments existed were staging's.
+    environment = models.CharField(
+        _("hub environment"), max_length=12, choices=HubEnvironment.choices, default=HubEnvironment.STAGING
+    )
     #: Bumped by every change; the sender notes the version it built its body from.
     version = models.PositiveIntegerField(default=1)
     sent_version = models.PositiveIntegerField(default=0)

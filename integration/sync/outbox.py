@@ -11,6 +11,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from ..content.models import Property
+from ..hub.selectors import hub_environment_active
 from ..periodic import for_each_row
 from ..retention import purge_older_than
 from .choices import SyncStatus
@@ -36,7 +37,9 @@ def sync_state_ensure(obj, *, kind=None):
     """The outbox row of obj (as kind, by default its model's kind), created pending if the hub has never
     been told of it."""
     state, _ = SyncState.objects.get_or_create(
-        kind=kind or KIND_OF_MODEL[type(obj)], object_id=obj.pk, defaults={"property_id": _property_id(obj)}
+        kind=kind or KIND_OF_MODEL[type(obj)],
+        object_id=obj.pk,
+        defaults={"property_id": _property_id(obj), "environment": hub_environment_active()},
     )
     return state
 

@@ -20,12 +20,13 @@ class PlanError(Exception):
 @dataclass(frozen=True)
 class Call:
     """One request to the hub. if_exists is the call to make instead when the hub answers 409 (OURS:
-    the resource exists already)."""
+    the resource exists already), if_missing the one when it answers 404 (OURS: it does not know it)."""
 
     endpoint: endpoints.Endpoint
     params: dict
     body: Any
     if_exists: "Call | None" = None
+    if_missing: "Call | None" = None
 
 
 @dataclass
@@ -47,6 +48,9 @@ class Resource:
     rank: int
     related: tuple = ()
     prefetch: tuple = ()
+    #: Whether a switch to another hub environment sends the resource there again (content and ARI), or
+    #: leaves what the old hub acknowledged with it (a license request: the new hub reviews anew).
+    follows_switch: bool = True
 
     def load(self, object_id):
         """The object with what its calls need, or None when it no longer exists."""

@@ -1,7 +1,12 @@
 """Reads of the sync to the hub that other screens show."""
 
-from django.db.models import OuterRef, Subquery
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
+from django.db.models import Count, Max, OuterRef, Subquery
+
+from ..hub.models import HubSwitch
+from .choices import SyncStatus
 from .models import SyncState
 
 
@@ -12,3 +17,69 @@ def with_sync_state(queryset, kind):
         sync_status=Subquery(states.values("status")[:1]),
         sync_error=Subquery(states.values("last_error")[:1]),
     )
+
+
+@dataclass
+class SwitchProgress:
+    """How far the first sync against a switch's hub has got: rows of that hub by status."""
+
+    switch: HubSwitch
+    synced: int = 0
+    pending: int = 0
+    failed: int = 0
+    failed_rows: list = field(default_factory=list)
+    #: When the last resource reached the new hub (None while nothing has).
+    last_synced_at: datetime | None = None
+
+    @property
+    def total(self):
+        """Every resource the new hub should know."""
+        return self.synced + self.pending + self.failed
+
+    @property
+    def done(self):
+        """Nothing is left to send: the summary is final (until content changes again)."""
+        return self.pending == 0
+
+    @property
+    def elapsed_seconds(self):
+        """Seconds from the switch to the last resource synced (one decimal), once done."""
+        if not self.done or self.last_synced_at is None:
+            return None
+        return round(max(self.last_synced_at - self.switch.switched_at, timedelta(0)).total_seconds(), 1)
+
+    @property
+    def percent(self):
+        """The share sent successfully, 0 to 100."""
+        return round(100 * self.synced / self.total) if self.total else 100
+
+
+#: How many failed rows the progress lists (the sync state list shows them all).
+FAILED_SHOWN = 50
+
+
+def sync_status_counts(environment):
+    """{status: count} of the sync states of a hub environment."""
+    rows = SyncState.objects.filter(environment=environment).order_by()
+    return dict(rows.values_list("status").annotate(count=Count("id")).values_list("status", "count"))
+
+
+def hub_switch_progress(switch):
+    """The progress of switch: counts of the rows of its hub environment by status, and the failed ones."""
+    rows = SyncState.objects.filter(environment=switch.to_environment)
+    counts = sync_status_counts(switch.to_environment)
+    last_synced_at = rows.aggregate(last=Max("last_synced_at"))["last"]
+    failed = rows.filter(status=SyncStatus.FAILED).select_related("property").order_by("property", "kind")
+    return SwitchProgress(
+        switch=switch,
+        synced=counts.get(SyncStatus.SYNCED, 0),
+        pending=counts.get(SyncStatus.PENDING, 0),
+        failed=counts.get(SyncStatus.FAILED, 0),
+        failed_rows=list(failed[:FAILED_SHOWN]),
+        last_synced_at=last_synced_at,
+    )
+
+
+def hub_switch_latest():
+    """The latest switch, or None before the first."""
+    return HubSwitch.objects.select_related("switched_by").first()

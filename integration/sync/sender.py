@@ -38,6 +38,8 @@ class Outcome(enum.StrEnum):
     RETRY = "retry"
     FAILED = "failed"
     GONE = "gone"
+    #: A switch of hub environment came during the send: the row starts over at the new hub.
+    MOVED = "moved"
 
 
 def retry_delay(failures, retry_after=None):
@@ -78,7 +80,7 @@ def sync_send(state_id, *, full=False, schedule=True, client=None, owner=None):
         return Outcome.BUSY
     outcome = Outcome.GONE
     try:
-        outcome = _send(state_id, full=full, schedule=schedule, client=client or get_hub_client())
+        outcome = _send(state_id, full=full, schedule=schedule, client=client)
         return outcome
     finally:
         SyncState.objects.filter(pk=state_id).update(lease_until=None, lease_owner=None)
@@ -117,6 +119,8 @@ def _send(state_id, *, full, schedule, client):
     version = state.version
     was_known = state.known_to_hub
     try:
+        # The hub the row's knowledge is of: a switch moves every row to the new one before queueing it.
+        client = client or get_hub_client(state.environment)
         plan = resource.plan(state, obj, full=full)
         responses = [_exchange(state, client, call) for call in plan.calls]
     except PlanError as exc:
@@ -128,6 +132,10 @@ def _send(state_id, *, full, schedule, client):
         _mark_failed(state, exc)
         return Outcome.FAILED
 
+    if not _same_hub(state).exists():
+        # A switch to another hub came while this was sent: the row starts over there; this answer is
+        # the old hub's and is not kept.
+        return Outcome.MOVED
     if plan.on_done:
         plan.on_done(responses)
     _mark_synced(state, version, plan.acked_body)
@@ -140,8 +148,14 @@ def _known_to_hub(kind, obj):
     return SyncState.objects.filter(kind=kind, object_id=obj.pk, known_to_hub=True).exists()
 
 
+def _same_hub(state):
+    """The row, as long as its knowledge is still of the hub this send went to (a switch moves it)."""
+    return SyncState.objects.filter(pk=state.pk, environment=state.environment)
+
+
 def _exchange(state, client, call):
-    """One call to the hub, recorded as an attempt whatever its result; a 409 turns into call.if_exists."""
+    """One call to the hub, recorded as an attempt whatever its result; a 409 turns into call.if_exists,
+    a 404 into call.if_missing."""
     path = call.endpoint.path(**call.params)
     # The lease covers one call: a plan of several calls renews it before each.
     SyncState.objects.filter(pk=state.pk).update(lease_until=timezone.now() + lease_duration())
@@ -151,8 +165,14 @@ def _exchange(state, client, call):
         if isinstance(exc, HubHTTPError) and exc.status == 409 and call.if_exists:
             # OURS: 409 on create means the hub has it already; continue with the update.
             _record(state, call, path, exc.status, exc.message, SyncAttempt.Outcome.SUCCESS, exc.duration_ms)
-            SyncState.objects.filter(pk=state.pk).update(known_to_hub=True)
+            _same_hub(state).update(known_to_hub=True)
             return _exchange(state, client, call.if_exists)
+        if isinstance(exc, HubHTTPError) and exc.status == 404 and call.if_missing:
+            # OURS: 404 on update means this hub does not know the resource (a new hub environment, or
+            # lost on its side): create it instead.
+            _record(state, call, path, exc.status, exc.message, SyncAttempt.Outcome.SUCCESS, exc.duration_ms)
+            _same_hub(state).update(known_to_hub=False)
+            return _exchange(state, client, call.if_missing)
         outcome = SyncAttempt.Outcome.RETRY if exc.retryable else SyncAttempt.Outcome.FAILED
         _record(state, call, path, exc.status, exc.message, outcome, exc.duration_ms)
         raise
@@ -187,10 +207,8 @@ def _mark_synced(state, version, body):
         "last_synced_at": now,
         "next_attempt_at": None,
     }
-    SyncState.objects.filter(pk=state.pk, version=version).update(
-        status=SyncStatus.SYNCED, pending_since=None, **fields
-    )
-    SyncState.objects.filter(pk=state.pk).exclude(version=version).update(**fields)
+    _same_hub(state).filter(version=version).update(status=SyncStatus.SYNCED, pending_since=None, **fields)
+    _same_hub(state).exclude(version=version).update(**fields)
 
 
 def _schedule_retry(state, exc, schedule):
@@ -200,7 +218,7 @@ def _schedule_retry(state, exc, schedule):
         _mark_failed(state, exc, message=message, failures=failures)
         return Outcome.FAILED
     delay = retry_delay(failures, exc.retry_after)
-    SyncState.objects.filter(pk=state.pk).update(
+    _same_hub(state).update(
         failures=failures,
         last_error=exc.message,
         last_status_code=exc.status,
@@ -214,7 +232,7 @@ def _schedule_retry(state, exc, schedule):
 
 def _mark_failed(state, exc, *, message=None, failures=None):
     """A failure the hub will not get over by itself (a 4xx): shown to staff, never retried alone."""
-    SyncState.objects.filter(pk=state.pk).update(
+    _same_hub(state).update(
         status=SyncStatus.FAILED,
         last_error=message or exc.message,
         last_status_code=exc.status,

@@ -5,14 +5,18 @@ import json
 from django.conf import settings
 from django.urls import reverse
 
+from hubsandbox.hubs import STAGING, hub_token
+
 
 class HubClient:
-    """Calls the sandbox by its hub paths ("/properties/p1") through Django's test client."""
+    """Calls the sandbox by its hub paths ("/properties/p1") through Django's test client; the staging hub
+    by default, the production one with hub="production", each with its own token."""
 
-    def __init__(self, client):
+    def __init__(self, client, *, hub=STAGING):
         self.client = client
-        self.base = reverse("hubsandbox:meta").removesuffix("/meta")
-        self.authorization = f"{settings.HUB_AUTH_SCHEME} {settings.HUB_API_TOKEN}".strip()
+        namespace = "hubsandbox" if hub == STAGING else f"hubsandbox-{hub}"
+        self.base = reverse(f"{namespace}:meta").removesuffix("/meta")
+        self.authorization = f"{settings.HUB_AUTH_SCHEME} {hub_token(hub)}".strip()
 
     def call(self, method, path, body=None, *, raw=None, content_type="application/json", authorization=None):
         """Sends body as JSON (or raw bytes as they are); authorization=None sends the right token."""

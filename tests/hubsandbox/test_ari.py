@@ -19,7 +19,7 @@ from hubsandbox import ari, state
 from hubsandbox.faults import inject_faults
 from hubsandbox.models import SandboxAvailDay, SandboxRateDay
 
-from .hubclient import error, ok
+from .hubclient import KO, error, ok
 
 UTC = datetime.UTC
 FROZEN = datetime.datetime(2026, 3, 10, 15, 30, tzinfo=UTC)  # 2026-03-11 00:30 in Korea
@@ -183,7 +183,7 @@ def test_avails_expand_to_days_per_channel_and_overwrite(hub, prop):
 
 
 def test_avails_of_room_types_are_separate(hub, prop):
-    ok(hub.post("/properties/p1/roomtypes", {"id": "r2"}))
+    ok(hub.post("/properties/p1/roomtypes", {"id": "r2", "i18n": [KO]}))
     ok(hub.post(AVAILS, {"avails": [span(0, 0, count=5)]}))
     ok(hub.post("/properties/p1/roomtypes/r2/ari/avails", {"avails": [span(0, 0, count=1)]}))
     assert avails() == {day(0): 5}
@@ -413,7 +413,7 @@ def test_at_most_1000_entries(hub, plans, path, section, values):
     ],
 )
 def test_unknown_ids_are_404(hub, plans, path, message):
-    ok(hub.post("/properties/p1/roomtypes", {"id": "r2"}))
+    ok(hub.post("/properties/p1/roomtypes", {"id": "r2", "i18n": [KO]}))
     # The path is looked up before the body is checked.
     assert error(hub.post(path, {"rates": [{"rate": -1}]}), 404).startswith(message)
 
@@ -452,8 +452,8 @@ def test_racing_pushes_each_land_whole(live_server, transactional_db, settings):
     def post(path, body):
         return requests.post(base + path, json=body, headers=headers, timeout=30).status_code
 
-    assert post("", {"id": "p1"}) == 200
-    assert post("/p1/roomtypes", {"id": "r1"}) == 200
+    assert post("", {"id": "p1", "i18n": [KO]}) == 200
+    assert post("/p1/roomtypes", {"id": "r1", "i18n": [KO]}) == 200
     assert post("/p1/rateplan-models", {"id": "std", "type": "standalone", "i18n": [{"locale": "ko-KR"}]}) == 200
     assert post("/p1/roomtypes/r1/rateplans", {"id": "rp-std", "vendor_rateplan_model_id": "std"}) == 200
     # Half of the requests send the later days first: the rows are written in different orders.

@@ -24,11 +24,11 @@ def _race(post, calls):
 
 
 def test_racing_creates_of_one_property_give_one_200(post):
-    assert _race(post, [("/properties", {"id": "p1"})] * 8) == [200] + [409] * 7
+    assert _race(post, [("/properties", {"id": "p1", "i18n": [{"locale": "ko-KR"}]})] * 8) == [200] + [409] * 7
 
 
 def test_racing_standalone_models_leave_exactly_one(post):
-    assert post("/properties", {"id": "p1"}) == 200
+    assert post("/properties", {"id": "p1", "i18n": [{"locale": "ko-KR"}]}) == 200
     body = {"type": "standalone", "i18n": [{"locale": "ko-KR", "name": "기본"}]}
     calls = [("/properties/p1/rateplan-models", body | {"id": f"m{index}"}) for index in range(8)]
     assert _race(post, calls) == [200] + [400] * 7

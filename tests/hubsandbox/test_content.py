@@ -38,10 +38,10 @@ def test_property_create_answers_the_full_read_shape(hub):
 
 
 def test_property_read_shape_fills_required_fields(hub):
-    assert ok(hub.post("/properties", {"id": "p1"})) == {
+    assert ok(hub.post("/properties", {"id": "p1", "i18n": [KO]})) == {
         "id": "p1",
         "status": "enabled",
-        "i18n": [],
+        "i18n": [KO],
         "classifications": [],
         "property_tags": [],
         "facility_tags": [],
@@ -53,7 +53,7 @@ def test_property_read_shape_fills_required_fields(hub):
 
 
 def test_integral_numbers_are_integers(hub):
-    body = ok(hub.post("/properties", {"id": "p1", "settings": {"extra_adult_price": 15000.0}}))
+    body = ok(hub.post("/properties", {"id": "p1", "i18n": [KO], "settings": {"extra_adult_price": 15000.0}}))
     assert body["settings"]["extra_adult_price"] == 15000
     assert isinstance(body["settings"]["extra_adult_price"], int)
 
@@ -84,7 +84,7 @@ def test_property_merge_patch(hub):
 
 
 def test_status_moves_with_patch(hub):
-    ok(hub.post("/properties", {"id": "p1", "status": "disabled"}))
+    ok(hub.post("/properties", {"id": "p1", "i18n": [KO], "status": "disabled"}))
     assert ok(hub.patch("/properties/p1", {"status": "enabled"}))["status"] == "enabled"
 
 
@@ -110,10 +110,10 @@ def test_roomtype_create_and_read(hub, prop):
 
 
 def test_roomtype_read_shape_fills_required_fields(hub, prop):
-    assert ok(hub.post(f"/properties/{prop}/roomtypes", {"id": "r2"})) == {
+    assert ok(hub.post(f"/properties/{prop}/roomtypes", {"id": "r2", "i18n": [KO]})) == {
         "id": "r2",
         "status": "enabled",
-        "i18n": [],
+        "i18n": [KO],
         "roomtype_tags": [],
         "amenity_tags": [],
         "view_tags": [],
@@ -122,7 +122,13 @@ def test_roomtype_read_shape_fills_required_fields(hub, prop):
 
 
 def test_roomtype_merge_patch(hub, prop):
-    base = {"id": "r2", "max_capacity": 4, "details": {"bedroom": 2, "bathroom": 1}, "bedtype": {"single_beds": 2}}
+    base = {
+        "id": "r2",
+        "i18n": [KO],
+        "max_capacity": 4,
+        "details": {"bedroom": 2, "bathroom": 1},
+        "bedtype": {"single_beds": 2},
+    }
     ok(hub.post(f"/properties/{prop}/roomtypes", base))
     body = ok(hub.patch(f"/properties/{prop}/roomtypes/r2", {"details": {"room": 1}, "bedtype": {"double_beds": 1}}))
     assert body["details"] == {"room": 1}  # a map replaces
@@ -196,7 +202,7 @@ def test_one_standalone_model_per_property(hub, prop):
     ok(hub.patch(f"/properties/{prop}/rateplan-models/pkg", {"i18n": [KO], "type": "standalone"}))
 
     # Another property has its own standalone.
-    ok(hub.post("/properties", {"id": "p2"}))
+    ok(hub.post("/properties", {"id": "p2", "i18n": [KO]}))
     ok(hub.post("/properties/p2/rateplan-models", {"id": "std", "type": "standalone", "i18n": [KO]}))
 
 
@@ -232,8 +238,8 @@ def test_rateplan_created_with_status(hub, prop):
 @pytest.mark.parametrize(
     ("path", "body", "message"),
     [
-        ("/properties", {"id": "p1"}, "property 'p1' already exists"),
-        ("/properties/p1/roomtypes", {"id": "r1"}, "room type 'r1' already exists in property 'p1'"),
+        ("/properties", {"id": "p1", "i18n": [KO]}, "property 'p1' already exists"),
+        ("/properties/p1/roomtypes", {"id": "r1", "i18n": [KO]}, "room type 'r1' already exists in property 'p1'"),
         ("/properties/p1/rateplan-models", {"id": "pkg", "i18n": [KO]}, "rate plan model 'pkg' already exists"),
         (
             "/properties/p1/roomtypes/r2/rateplans",
@@ -248,7 +254,7 @@ def test_rateplan_created_with_status(hub, prop):
     ],
 )
 def test_create_of_an_existing_resource_is_409(hub, prop, path, body, message):
-    ok(hub.post(f"/properties/{prop}/roomtypes", {"id": "r2"}))
+    ok(hub.post(f"/properties/{prop}/roomtypes", {"id": "r2", "i18n": [KO]}))
     ok(hub.post(f"/properties/{prop}/roomtypes/r1/rateplans", {"id": "rp1", "vendor_rateplan_model_id": "std"}))
     before = state.list_resources("rateplan")
     assert error(hub.post(path, body), 409).startswith(message)
@@ -256,8 +262,8 @@ def test_create_of_an_existing_resource_is_409(hub, prop, path, body, message):
 
 
 def test_ids_are_scoped_to_their_property(hub, prop):
-    ok(hub.post("/properties", {"id": "p2"}))
-    ok(hub.post("/properties/p2/roomtypes", {"id": "r1"}))
+    ok(hub.post("/properties", {"id": "p2", "i18n": [KO]}))
+    ok(hub.post("/properties/p2/roomtypes", {"id": "r1", "i18n": [KO]}))
     ok(hub.post("/properties/p2/rateplan-models", {"id": "std", "type": "standalone", "i18n": [KO]}))
     ok(hub.post("/properties/p2/roomtypes/r1/rateplans", {"id": "rp1", "vendor_rateplan_model_id": "std"}))
     ok(hub.post(f"/properties/{prop}/roomtypes/r1/rateplans", {"id": "rp1", "vendor_rateplan_model_id": "std"}))
@@ -268,7 +274,7 @@ def test_ids_are_scoped_to_their_property(hub, prop):
     [
         ("GET", "/properties/nope", None, "property 'nope' not found"),
         ("PATCH", "/properties/nope", {}, "property 'nope' not found"),
-        ("POST", "/properties/nope/roomtypes", {"id": "r1"}, "property 'nope' not found"),
+        ("POST", "/properties/nope/roomtypes", {"id": "r1", "i18n": [KO]}, "property 'nope' not found"),
         ("POST", "/properties/nope/rateplan-models", {"id": "m", "i18n": [KO]}, "property 'nope' not found"),
         ("GET", "/properties/p1/roomtypes/nope", None, "room type 'nope' not found in property 'p1'"),
         ("PATCH", "/properties/p1/roomtypes/nope", {}, "room type 'nope' not found in property 'p1'"),
@@ -288,7 +294,7 @@ def test_ids_are_scoped_to_their_property(hub, prop):
     ],
 )
 def test_unknown_resources_and_parents_are_404(hub, prop, method, path, body, message):
-    ok(hub.post(f"/properties/{prop}/roomtypes", {"id": "r2"}))
+    ok(hub.post(f"/properties/{prop}/roomtypes", {"id": "r2", "i18n": [KO]}))
     ok(hub.post(f"/properties/{prop}/roomtypes/r1/rateplans", {"id": "rp1", "vendor_rateplan_model_id": "std"}))
     assert error(hub.call(method, path, body), 404).startswith(message)
 
@@ -301,5 +307,5 @@ def test_other_methods_are_405(hub, prop):
 
 
 def test_ids_with_url_escapes_round_trip(hub):
-    ok(hub.post("/properties", {"id": "호텔 1"}))
+    ok(hub.post("/properties", {"id": "호텔 1", "i18n": [KO]}))
     assert ok(hub.get("/properties/%ED%98%B8%ED%85%94%201"))["id"] == "호텔 1"

@@ -17,7 +17,7 @@ from hubsandbox.faults import (
     inject_faults,
 )
 
-from .hubclient import error, ok
+from .hubclient import KO, error, ok
 
 
 def test_parse_reads_every_option():
@@ -110,9 +110,9 @@ def test_errors_answer_the_configured_status(hub):
 
 def test_a_faulted_request_changes_nothing_and_is_logged(hub):
     with inject_faults(sequence=["error", "throttle"]):
-        assert hub.post("/properties", {"id": "p1"}).status_code == 503
-        assert hub.post("/properties", {"id": "p1"}).status_code == 429
-        ok(hub.post("/properties", {"id": "p1"}))
+        assert hub.post("/properties", {"id": "p1", "i18n": [KO]}).status_code == 503
+        assert hub.post("/properties", {"id": "p1", "i18n": [KO]}).status_code == 429
+        ok(hub.post("/properties", {"id": "p1", "i18n": [KO]}))
     assert [(entry.response_status, entry.fault) for entry in state.request_log()] == [
         (503, "error"),
         (429, "throttle"),
@@ -142,7 +142,7 @@ def test_latency_is_added(hub):
 
 def test_drop_without_a_socket_raises_in_the_test_client(hub):
     with inject_faults(drop_rate=1), pytest.raises(ConnectionDropped):
-        hub.post("/properties", {"id": "p1"})
+        hub.post("/properties", {"id": "p1", "i18n": [KO]})
     entry = state.request_log().get()
     assert (entry.method, entry.path, entry.response_status, entry.fault) == (
         "POST",
@@ -200,7 +200,7 @@ def test_live_server_drop_is_a_connection_error(live_hub):
     with inject_faults(sequence=["drop"]), pytest.raises(requests.ConnectionError):
         live_hub("POST", "/properties", json={"id": "p1"})
     # The server survives the drop; the same session carries on with a new connection.
-    response = live_hub("POST", "/properties", json={"id": "p1"})
+    response = live_hub("POST", "/properties", json={"id": "p1", "i18n": [KO]})
     assert response.status_code == 200
     assert [(entry.response_status, entry.fault) for entry in state.request_log()] == [(None, "drop"), (200, "")]
 

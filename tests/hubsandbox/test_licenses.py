@@ -17,8 +17,8 @@ from hubsandbox.models import SandboxLicense, SandboxRequest
 from tests.licenses.files import EXE, GIF, JPEG, TRUNCATED_PNG, WEBP, pdf_bytes, pdf_of_size, png_bytes
 from tests.licenses.test_validators import single_digit_changes
 
+from .hubclient import KO, ok
 from .hubclient import error as hub_error
-from .hubclient import ok
 
 PDF64 = base64.b64encode(pdf_bytes()).decode()
 
@@ -288,7 +288,7 @@ def test_business_detail_masks_the_number_and_nulls_what_was_not_sent(hub, prop)
 
 def test_detail_of_another_propertys_or_an_unknown_request_is_404(hub, prop):
     license_id = ok(submit(hub, permit()))["id"]
-    ok(hub.post("/properties", {"id": "p2"}))
+    ok(hub.post("/properties", {"id": "p2", "i18n": [KO]}))
 
     hub_error(hub.get(f"/properties/p2/licenses/{license_id}"), 404)
     hub_error(hub.get(f"/properties/p1/licenses/{license_id + 100}"), 404)
@@ -343,7 +343,7 @@ def test_a_new_submission_supersedes_pending_ones_of_the_same_type_only(hub, pro
 
 
 def test_supersession_stays_within_the_property(hub, prop):
-    ok(hub.post("/properties", {"id": "p2"}))
+    ok(hub.post("/properties", {"id": "p2", "i18n": [KO]}))
     other = ok(submit(hub, permit(), "p2"))["id"]
 
     ok(submit(hub, permit()))

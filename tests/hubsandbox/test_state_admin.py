@@ -33,7 +33,7 @@ def test_get_resource_by_path_ids(hub, prop, rateplan):
 
 
 def test_list_resources(hub, prop):
-    ok(hub.post("/properties", {"id": "p2"}))
+    ok(hub.post("/properties", {"id": "p2", "i18n": [KO]}))
     ok(hub.post("/properties/p2/rateplan-models", {"id": "m", "i18n": [KO]}))
     assert [item["id"] for item in state.list_resources("property")] == ["p1", "p2"]
     assert [item["id"] for item in state.list_resources("rateplan_model")] == ["pkg", "std", "m"]
@@ -67,7 +67,7 @@ def test_reset_empties_the_hub(hub, prop, rateplan):
     state.reset()
     for model in (SandboxProperty, SandboxRoomtype, SandboxRateplanModel, SandboxRateplan, SandboxRequest):
         assert not model.objects.exists()
-    ok(hub.post("/properties", {"id": "p1"}))
+    ok(hub.post("/properties", {"id": "p1", "i18n": [KO]}))
 
 
 ADMIN_MODELS = ["sandboxproperty", "sandboxroomtype", "sandboxrateplanmodel", "sandboxrateplan", "sandboxrequest"]

@@ -31,6 +31,8 @@ class LicenseRequestFactory(factory.django.DjangoModelFactory):
     file_name = "permit.pdf"
     file_size = len(pdf_bytes())
     file_format = "pdf"
+    # A request with a hub id was received by a hub: the staging one, active until a switch.
+    hub_environment = factory.LazyAttribute(lambda request: "staging" if getattr(request, "hub_id", None) else "")
 
 
 class BusinessLicenseRequestFactory(LicenseRequestFactory):

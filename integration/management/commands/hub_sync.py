@@ -20,6 +20,7 @@ SUMMARY_ORDER = (
     Outcome.FAILED,
     Outcome.BUSY,
     Outcome.GONE,
+    Outcome.MOVED,
 )
 
 

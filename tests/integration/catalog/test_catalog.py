@@ -360,7 +360,7 @@ def test_the_command_prints_the_codes_per_group(hub):
     assert CatalogSnapshot.objects.count() == 1
 
 
-def test_the_command_reports_a_hub_error_on_stderr_and_exits_non_zero(settings, capsys):
+def test_the_command_reports_a_hub_error_on_stderr_and_exits_non_zero(db, settings, capsys):
     settings.HUB_BASE_URL = CLOSED_PORT
 
     with translation.override("en"), pytest.raises(SystemExit) as exited:

@@ -1,0 +1,51 @@
+"""Which hub environment we talk to, and the switches from one to another."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .environments import HubEnvironment
+
+#: The primary key of the one HubConnection row (created by the migration).
+CONNECTION_PK = 1
+
+
+class HubConnection(models.Model):
+    """The hub environment every call goes to now: one row, locked by a switch so that two never run at once."""
+
+    environment = models.CharField(
+        _("hub environment"), max_length=12, choices=HubEnvironment.choices, default=HubEnvironment.STAGING
+    )
+    switched_at = models.DateTimeField(_("switched at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("hub connection")
+        verbose_name_plural = _("hub connection")
+
+    def __str__(self):
+        return self.get_environment_display()
+
+
+class HubSwitch(models.Model):
+    """One switch from a hub environment to another: who made it, when, and how much it had to send."""
+
+    from_environment = models.CharField(_("from environment"), max_length=12, choices=HubEnvironment.choices)
+    to_environment = models.CharField(_("to environment"), max_length=12, choices=HubEnvironment.choices)
+    switched_at = models.DateTimeField(_("switched at"), auto_now_add=True, db_index=True)
+    switched_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("switched by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    resources = models.PositiveIntegerField(_("resources to send"), default=0)
+
+    class Meta:
+        verbose_name = _("hub environment switch")
+        verbose_name_plural = _("hub environment switches")
+        ordering = ["-switched_at", "-id"]
+
+    def __str__(self):
+        return f"{self.get_from_environment_display()} → {self.get_to_environment_display()}"

@@ -1,0 +1,68 @@
+"""Switching to another hub environment (staging to production, say): one confirmed operation that keeps
+our content and starts a first sync of everything against the new hub (README, "Going live")."""
+
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils.translation import gettext as _
+
+from ..hub.environments import HubEnvironment, hub_address
+from ..hub.models import CONNECTION_PK, HubConnection, HubSwitch
+from .batch import sync_states_ensure_all
+from .choices import SyncStatus
+from .models import SyncState
+from .outbox import sync_queue
+from .resources import RESOURCES
+
+
+class SwitchRefused(Exception):
+    """The switch cannot be made (the environment is not configured, or already active); says why."""
+
+
+def hub_environment_switch(*, to, user=None):
+    """Make `to` the active hub environment and send everything there as never synced; returns the HubSwitch.
+
+    Every resource gets an outbox row; every row of a kind that follows a switch (content, rates and
+    availability), and every row the old hub never acknowledged, starts over against the new hub:
+    pending, no acknowledged body, so that the first send is a POST. The sends are queued after the
+    commit, parents first. The HubConnection row is locked, so that two switches never interleave.
+    """
+    to = HubEnvironment(to)
+    if not hub_address(to).configured:
+        raise SwitchRefused(
+            _("The %(environment)s hub has no base URL or token configured; set them first (README, Going live).")
+            % {"environment": to.label}
+        )
+    with transaction.atomic():
+        connection, _created = HubConnection.objects.select_for_update().get_or_create(pk=CONNECTION_PK)
+        if connection.environment == to:
+            raise SwitchRefused(_("The %(environment)s hub is already the active one.") % {"environment": to.label})
+        sync_states_ensure_all()
+        following = [kind for kind, resource in RESOURCES.items() if resource.follows_switch]
+        moving = SyncState.objects.filter(Q(kind__in=following) | Q(known_to_hub=False))
+        planned = sorted(
+            moving.values_list("kind", "property_id", "object_id", "pk"),
+            key=lambda row: (RESOURCES[row[0]].rank, *row),
+        )
+        moving.update(
+            environment=to,
+            status=SyncStatus.PENDING,
+            version=F("version") + 1,
+            sent_version=0,
+            acked_body=None,
+            known_to_hub=False,
+            last_error="",
+            last_status_code=None,
+            failures=0,
+            last_synced_at=None,
+            next_attempt_at=None,
+            queued_at=None,
+        )
+        switch = HubSwitch.objects.create(
+            from_environment=connection.environment, to_environment=to, switched_by=user, resources=len(planned)
+        )
+        connection.environment = to
+        connection.switched_at = switch.switched_at
+        connection.save(update_fields=["environment", "switched_at"])
+        for *_row, state_id in planned:
+            sync_queue(state_id, force=True)
+    return switch
