@@ -11,7 +11,7 @@ class CatalogSnapshot(models.Model):
     """The code catalog (GET /meta) as fetched at one time, in Korean and English."""
 
     fetched_at = models.DateTimeField(_("fetched at"), auto_now_add=True, db_index=True)
-    #: The hub environment it was fetched from (a switch does not fetch the new hub's by itself).
+    #: The hub environment it was fetched from (a switch fetches the new hub's at once).
     environment = models.CharField(
         _("hub environment"), max_length=12, choices=HubEnvironment.choices, default=HubEnvironment.STAGING
     )

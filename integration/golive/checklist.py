@@ -33,6 +33,7 @@ from ..content.models import (
     RoomType,
     RoomTypeTranslation,
 )
+from ..hub.selectors import hub_environment_active
 from ..sync.choices import SyncStatus
 from ..sync.models import ResourceKind, SyncState
 
@@ -314,7 +315,10 @@ def _ari_item(prop):
 
 
 def _license_item(prop):
-    requests = LicenseRequest.objects.filter(property=prop, type__in=LICENSE_TYPES_REQUIRED).order_by()
+    # Each hub reviews what was submitted to it: after a switch, the new hub's confirmations count.
+    requests = LicenseRequest.objects.filter(
+        property=prop, type__in=LICENSE_TYPES_REQUIRED, hub_environment=hub_environment_active()
+    ).order_by()
     confirmed = set(requests.filter(status=ReviewStatus.CONFIRM).values_list("type", flat=True).distinct())
     links = [
         Link(

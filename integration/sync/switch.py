@@ -1,8 +1,12 @@
 """Switching to another hub environment (staging to production, say): one confirmed operation that keeps
 our content and starts a first sync of everything against the new hub (README, "Going live")."""
 
+import logging
+
+from celery import current_app
 from django.db import transaction
 from django.db.models import F, Q
+from django.db.models.functions import Now
 from django.utils.translation import gettext as _
 
 from ..hub.environments import HubEnvironment, hub_address
@@ -12,6 +16,12 @@ from .choices import SyncStatus
 from .models import SyncState
 from .outbox import sync_queue
 from .resources import RESOURCES
+
+logger = logging.getLogger(__name__)
+
+#: The new hub's code catalog is fetched right after a switch (the go-live checklist's first item and the
+#: code check of every send read it); queued by name, the sync engine knows no area.
+CATALOG_TASK = "integration.tasks.catalog_refresh_task"
 
 
 class SwitchRefused(Exception):
@@ -46,6 +56,7 @@ def hub_environment_switch(*, to, user=None):
         moving.update(
             environment=to,
             status=SyncStatus.PENDING,
+            pending_since=Now(),
             version=F("version") + 1,
             sent_version=0,
             acked_body=None,
@@ -63,6 +74,14 @@ def hub_environment_switch(*, to, user=None):
         connection.environment = to
         connection.switched_at = switch.switched_at
         connection.save(update_fields=["environment", "switched_at"])
+        transaction.on_commit(_fetch_catalog)
         for *_row, state_id in planned:
             sync_queue(state_id, force=True)
     return switch
+
+
+def _fetch_catalog():
+    try:
+        current_app.send_task(CATALOG_TASK)
+    except Exception:  # The broker is down: the daily fetch (beat) or "Fetch catalog now" catches up.
+        logger.warning("hub switch: could not queue the catalog fetch of the new hub", exc_info=True)

@@ -48,6 +48,7 @@ class Command(BaseCommand):
         )
         if not no_send:
             try:
+                call_command("hub_catalog", stdout=self.stdout, stderr=self.stderr, verbosity=options["verbosity"])
                 call_command("hub_sync", stdout=self.stdout, stderr=self.stderr, verbosity=options["verbosity"])
             finally:
                 self._summary(switch)

@@ -6,6 +6,8 @@ from django.test.utils import CaptureQueriesContext
 
 from integration.ari.models import AriDirtyRange, RatePlanDay, RoomTypeDay
 from integration.golive.checklist import property_checklist
+from integration.hub.environments import HubEnvironment
+from integration.hub.models import CONNECTION_PK, HubConnection
 from integration.models import CodeMapping, SyncState
 from integration.sync.choices import SyncStatus
 from integration.sync.models import ResourceKind
@@ -168,3 +170,16 @@ def test_the_checklist_costs_the_same_queries_for_a_larger_property():
         property_checklist(large)
 
     assert len(large_queries) == len(small_queries)
+
+
+def test_after_a_switch_only_the_new_hubs_confirmations_count():
+    prop = PropertyFactory()
+    make_ready(prop)  # both licenses confirmed by the staging hub
+    HubConnection.objects.update_or_create(pk=CONNECTION_PK, defaults={"environment": HubEnvironment.PRODUCTION})
+
+    item = items(prop)["license"]
+    assert not item.passed
+    assert item.reason == "Not confirmed by the hub yet: Accommodation permit, Business registration."
+
+    LicenseRequest.objects.filter(property=prop).update(hub_environment=HubEnvironment.PRODUCTION)
+    assert items(prop)["license"].passed

@@ -6,6 +6,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from hubsandbox import state as hub_state
+from integration.catalog.models import CatalogSnapshot
 from integration.hub.environments import HubEnvironment
 from integration.hub.selectors import hub_environment_active
 from integration.models import Property
@@ -31,5 +32,6 @@ def test_the_command_asks_for_confirmation_then_switches_and_sends(production_hu
     assert "done: synced 9, pending 0, failed 0 of 9" in out
     assert len(hub_state.list_resources("rateplan", "by-command", hub=PRODUCTION)) == 2
     assert hub_state.list_resources("property", hub=HubEnvironment.STAGING) == []
+    assert CatalogSnapshot.objects.filter(environment=PRODUCTION).exists()
     call_command("hub_environment")
     assert "* production" in capsys.readouterr().out

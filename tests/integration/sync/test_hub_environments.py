@@ -14,6 +14,7 @@ from hubsandbox import state as hub_state
 from hubsandbox.models import SandboxProperty
 from integration.ari.dates import DateRange
 from integration.ari.services import AriEdit, Operation, ari_edit_apply
+from integration.catalog.models import CatalogSnapshot
 from integration.catalog.services import catalog_refresh
 from integration.content.services import content_saved
 from integration.hub.client import get_hub_client
@@ -71,8 +72,12 @@ def test_switch_recreates_everything_at_the_production_hub(worker, production_hu
     rates = hub_state.rates_of("seaside", room_type.vendor_id, plans[0].vendor_id, hub=PRODUCTION)
     assert [values["rate"] for values in rates.values()] == [120_000] * 3
     assert list(hub_state.avails_of("seaside", room_type.vendor_id, hub=PRODUCTION).values()) == [4, 4, 4]
-    # Created, not patched: the new hub saw a POST for each resource and the ARI calls, nothing else.
-    production_log = hub_state.request_log(hub=PRODUCTION)
+    # The new hub's code catalog is fetched after the switch.
+    wait_until(
+        lambda: CatalogSnapshot.objects.filter(environment=PRODUCTION).exists(), message="the production catalog"
+    )
+    # Created, not patched: the new hub saw a POST for each resource and the ARI calls, and the catalog read.
+    production_log = [entry for entry in hub_state.request_log(hub=PRODUCTION) if not entry.path.endswith("/meta")]
     assert {entry.method for entry in production_log} == {"POST"}
     assert all(entry.response_status == 200 for entry in production_log)
     progress = hub_switch_progress(switch)
