@@ -73,7 +73,7 @@ class SyncStateAdmin(NamedSubjectsMixin, ReadOnlyAdminMixin, PropertyScopedAdmin
     def get_queryset(self, request):
         return _without_others_licenses(super().get_queryset(request), request.user, "kind")
 
-    list_display = ["__str__", "property", "status_badge", "last_error", "last_synced_at", "failures"]
+    list_display = ["subject", "property", "status_badge", "last_error", "last_synced_at", "failures"]
     list_filter = ["status", "kind", ("property", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["property"]
     actions = ["send_now", "retry_failed"]
