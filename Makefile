@@ -7,6 +7,9 @@ export PATH := $(BIN):$(PATH)
 # Development defaults; production sets its own environment and never runs make.
 export DJANGO_DEBUG ?= true
 export HUB_SANDBOX_ENABLED ?= true
+# One port moves the whole development setup: web listens on it and the sandbox's hub and vendor URLs
+# point at it (`make run PORT=8100`).
+export PORT ?= 8000
 
 .PHONY: run test lint messages setup bench
 
@@ -29,9 +32,12 @@ setup: $(VENV)/.runtime messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
 
-## run: web on http://127.0.0.1:8000, Celery worker and beat, the sandbox as hub; Ctrl-C stops all
+## run: web on http://127.0.0.1:$(PORT), Celery worker and beat, the sandbox as hub; Ctrl-C stops all
+# honcho gives each process its own PORT (web PORT, worker PORT+100, ...): the URLs are fixed here, once.
 run: setup
-	exec $(BIN)/honcho --procfile Procfile.dev start
+	HUB_BASE_URL="$${HUB_BASE_URL:-http://127.0.0.1:$(PORT)/sandbox}" \
+	HUB_SANDBOX_VENDOR_URL="$${HUB_SANDBOX_VENDOR_URL:-http://127.0.0.1:$(PORT)}" \
+	exec $(BIN)/honcho --procfile Procfile.dev start --port $(PORT)
 
 ## lint: ruff's checks and formatting, and the import contracts of .importlinter (imports run one way)
 lint: $(VENV)/.dev

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from integration.access.admin_mixins import PropertyScopedAdmin
 from integration.ari.dates import korea_today
+from integration.log_display import decoded_path, pretty_json
 
 from .models import Booking, InboundCall
 
@@ -128,7 +129,7 @@ class InboundCallAdmin(ReadOnlyAdmin):
     status and duration."""
 
     property_path = "booking__property"
-    list_display = ["created_at", "method", "path", "status", "duration_ms", "booking_link"]
+    list_display = ["created_at", "method", "path_text", "status", "duration_ms", "booking_link"]
     list_filter = ["status", "method"]
     list_select_related = ["booking"]
     search_fields = ["=booking_number", "path"]
@@ -136,16 +137,32 @@ class InboundCallAdmin(ReadOnlyAdmin):
     fields = [
         "created_at",
         "method",
-        "path",
+        "path_text",
         "status",
         "duration_ms",
         "booking",
         "booking_number",
-        "request_headers",
-        "request_body",
-        "response_body",
+        "headers_text",
+        "request_text",
+        "response_text",
     ]
     readonly_fields = fields
+
+    @admin.display(description=_("path"), ordering="path")
+    def path_text(self, call):
+        return decoded_path(call.path)
+
+    @admin.display(description=_("request headers"))
+    def headers_text(self, call):
+        return pretty_json(call.request_headers)
+
+    @admin.display(description=_("request body"))
+    def request_text(self, call):
+        return pretty_json(call.request_body)
+
+    @admin.display(description=_("response body"))
+    def response_text(self, call):
+        return pretty_json(call.response_body)
 
     def get_queryset(self, request):
         queryset = super().get_queryset(request)

@@ -5,6 +5,7 @@ import secrets
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from integration.models import Property, RatePlan, RoomType
 
@@ -19,7 +20,8 @@ class Booking(models.Model):
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
-        CONFIRMED = "confirmed", _("Confirmed")
+        # A context: a license request is "Confirmed" (approved) in another sense.
+        CONFIRMED = "confirmed", pgettext_lazy("booking status", "Confirmed")
         CANCELED = "canceled", _("Canceled")
 
     class Type(models.TextChoices):

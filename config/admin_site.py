@@ -12,6 +12,8 @@ class VendorhubAdminSite(admin.AdminSite):
     site_title = _("vendorhub")
     index_title = _("Dashboard")
     index_template = "admin/vendorhub_index.html"
+    # No public site stands behind the back office: no "View site" link (it led to a 404).
+    site_url = None
 
     def index(self, request, extra_context=None):
         from bookings.selectors import booking_counts

@@ -54,8 +54,10 @@ INSTALLED_APPS = [
 ]
 
 HUB_SANDBOX_ENABLED = env.bool("HUB_SANDBOX_ENABLED", default=False)
+#: This server in development (`make run` serves on PORT): the default of the sandbox's two URLs below.
+LOCAL_ORIGIN = f"http://127.0.0.1:{env.int('PORT', default=8000)}"
 #: Where the sandbox, selling as the hub would (manage.py sandbox_sell), calls our vendor API.
-HUB_SANDBOX_VENDOR_URL = env.str("HUB_SANDBOX_VENDOR_URL", default="http://127.0.0.1:8000").rstrip("/")
+HUB_SANDBOX_VENDOR_URL = env.str("HUB_SANDBOX_VENDOR_URL", default=LOCAL_ORIGIN).rstrip("/")
 #: How often the sandbox sells a room as the hub would, so that the demo shows bookings arriving
 #: (seconds; 0: never).
 HUB_SANDBOX_SELL_SECONDS = env.float("HUB_SANDBOX_SELL_SECONDS", default=120.0)
@@ -176,7 +178,7 @@ CELERY_TIMEZONE = "Asia/Seoul"
 
 # --- The hub and the vendor API ---------------------------------------------------------------
 
-_SANDBOX_HUB_URL = "http://127.0.0.1:8000/sandbox"
+_SANDBOX_HUB_URL = f"{LOCAL_ORIGIN}/sandbox"
 HUB_BASE_URL = _required_in_production("HUB_BASE_URL", _SANDBOX_HUB_URL).rstrip("/")
 HUB_API_TOKEN = _required_in_production("HUB_API_TOKEN", "sandbox-hub-token")
 # The production hub (README, "Going live"): HUB_BASE_URL and HUB_API_TOKEN above are the staging hub a
@@ -272,6 +274,16 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # System fonts: the docs load nothing from outside (templates/drf_spectacular/redoc.html drops the web fonts).
+    "REDOC_UI_SETTINGS": {
+        "theme": {
+            "typography": {
+                "fontFamily": "system-ui, -apple-system, 'Segoe UI', 'Noto Sans KR', sans-serif",
+                "headings": {"fontFamily": "system-ui, -apple-system, 'Segoe UI', 'Noto Sans KR', sans-serif"},
+                "code": {"fontFamily": "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace"},
+            }
+        }
+    },
 }
 
 # --- Security (production) ----------------------------------------------------------------------

@@ -2,15 +2,24 @@
 
 from django.conf import settings
 from django.contrib import admin
+from django.http import HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 
 from .health import healthz
 
+
+def favicon(request):
+    """Browsers ask every site for /favicon.ico: the back office's icon, from the static files."""
+    return HttpResponsePermanentRedirect(static("vendorhub/favicon.ico"))
+
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("bookings.urls")),

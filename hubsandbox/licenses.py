@@ -98,10 +98,10 @@ def business_number_valid(digits: str) -> bool:
 
 
 def business_number(value, path):
-    """A business registration number: 10 digits, hyphens optional (123-45-67890), valid check digit."""
+    """A business registration number: 10 digits, hyphens optional (123-45-67891), valid check digit."""
     string()(value, path)
     if not _BUSINESS_NUMBER.fullmatch(value):
-        _fail(path, "must be a 10-digit business registration number (hyphens optional, as 123-45-67890)")
+        _fail(path, "must be a 10-digit business registration number (hyphens optional, as 123-45-67891)")
     if not business_number_valid(value.replace("-", "")):
         _fail(path, "is not a valid business registration number (check digit mismatch)")
     return value

@@ -7,12 +7,13 @@ validation, the number and the file are checked by their fields.
 
 from django import forms
 from django.template.defaultfilters import filesizeformat
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from .choices import LicenseType
 from .files import MAX_FILE_BYTES, license_file_check
 from .models import BUSINESS_FIELDS, BUSINESS_REQUIRED_FIELDS, PERMIT_FIELDS, LicenseRequest
-from .validators import business_number_normalize, validate_business_number
+from .validators import BUSINESS_NUMBER_EXAMPLE, business_number_normalize, validate_business_number
 
 #: What the file picker offers first; the bytes decide (license_file_check).
 FILE_ACCEPT = ".pdf,.jpg,.jpeg,.png,.gif,.webp,application/pdf,image/jpeg,image/png,image/gif,image/webp"
@@ -28,7 +29,9 @@ class BusinessNumberField(forms.CharField):
         kwargs.setdefault("max_length", 12)
         kwargs.setdefault(
             "widget",
-            forms.TextInput(attrs={"placeholder": "123-45-67890", "inputmode": "numeric", "autocomplete": "off"}),
+            forms.TextInput(
+                attrs={"placeholder": BUSINESS_NUMBER_EXAMPLE, "inputmode": "numeric", "autocomplete": "off"}
+            ),
         )
         super().__init__(**kwargs)
 
@@ -39,16 +42,19 @@ class BusinessNumberField(forms.CharField):
         return business_number_normalize(value) or value
 
 
+def _file_help_text():
+    # Lazy as a whole: fields are built at import, and the text must follow the language of each request.
+    return _("A scan or photo of the license: PDF, JPEG, PNG, GIF or WebP, at most %(limit)s.") % {
+        "limit": filesizeformat(MAX_FILE_BYTES)
+    }
+
+
 class LicenseFileField(forms.FileField):
     """An uploaded license file: a JPEG, PNG, GIF, WebP or PDF by its bytes, at most MAX_FILE_BYTES."""
 
     def __init__(self, **kwargs):
         kwargs.setdefault("widget", forms.ClearableFileInput(attrs={"accept": FILE_ACCEPT}))
-        kwargs.setdefault(
-            "help_text",
-            _("A scan or photo of the license: PDF, JPEG, PNG, GIF or WebP, at most %(limit)s.")
-            % {"limit": filesizeformat(MAX_FILE_BYTES)},
-        )
+        kwargs.setdefault("help_text", lazy(_file_help_text, str)())
         super().__init__(**kwargs)
 
     def clean(self, data, initial=None):

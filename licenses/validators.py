@@ -14,8 +14,10 @@ KOREA = ZoneInfo("Asia/Seoul")
 #: Weights of digits 1 to 9 of a business registration number (the tenth is the check digit).
 CHECK_WEIGHTS = (1, 3, 7, 1, 3, 7, 1, 3, 5)
 
-# Ten digits, written as is or in the usual 123-45-67890 groups.
+# Ten digits, written as is or in the usual 123-45-67891 groups.
 _BUSINESS_NUMBER = re.compile(r"\d{3}-?\d{2}-?\d{5}", re.ASCII)
+#: How the form shows an example number; a real one, whose check digit matches.
+BUSINESS_NUMBER_EXAMPLE = "123-45-67891"
 
 
 def korea_today():
@@ -62,7 +64,7 @@ def validate_business_number(value):
     digits = business_number_normalize(value)
     if digits is None:
         raise ValidationError(
-            _("Enter the 10 digits of the business registration number, with or without hyphens (123-45-67890)."),
+            _("Enter the 10 digits of the business registration number, with or without hyphens (123-45-67891)."),
             code="format",
         )
     if business_number_check_digit(digits) != int(digits[9]):

@@ -14,6 +14,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from ..content.models import RoomType
+from ..content.names import display_name
 from ..content.resources import path_params
 from ..hub import endpoints
 from ..sync.models import ResourceKind
@@ -32,8 +33,8 @@ DB_INT_MAX = 2_147_483_647
 
 def _target_label(target):
     if isinstance(target, RoomType):
-        return _("%(room_type)s · availability") % {"room_type": target.name}
-    return f"{target.room_type.name} · {target.model.name}"
+        return _("%(room_type)s · availability") % {"room_type": display_name(target)}
+    return display_name(target)
 
 
 def _preview_value(change, value, bases):

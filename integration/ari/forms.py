@@ -11,6 +11,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.dates import WEEKDAYS_ABBR
 from django.utils.translation import gettext_lazy as _
 
+from ..content.names import display_name
 from .csv_parse import ARI_CSV_MAX_BYTES, ARI_VALUE_MAX, ari_csv_read
 from .dates import WINDOW_DAYS, DateRange
 from .models import RoomType, SalesChannel
@@ -178,7 +179,10 @@ class AriBulkEditForm(forms.Form):
     def __init__(self, *args, property, **kwargs):
         super().__init__(*args, **kwargs)
         self.property = property
-        self.room_types = {room_type.pk: room_type for room_type in RoomType.objects.filter(property=property)}
+        self.room_types = {
+            room_type.pk: room_type
+            for room_type in RoomType.objects.filter(property=property).prefetch_related("translations")
+        }
         for room_type in self.room_types.values():
             room_type.property = property
         self.rate_plans = {plan.pk: plan for plan in rate_plans_of(property)}
@@ -186,11 +190,11 @@ class AriBulkEditForm(forms.Form):
         for room_type in sorted(self.room_types.values(), key=lambda room_type: (room_type.name, room_type.pk)):
             options = [(f"rt:{room_type.pk}", _("Availability"))]
             options.extend(
-                (f"rp:{plan.pk}", f"{plan.model.name} · {plan.vendor_id}")
+                (f"rp:{plan.pk}", f"{display_name(plan.model)} · {plan.vendor_id}")
                 for plan in self.rate_plans.values()
                 if plan.room_type_id == room_type.pk
             )
-            choices.append((str(room_type), options))
+            choices.append((f"{display_name(room_type)} ({room_type.vendor_id})", options))
         self.fields["targets"].choices = choices
         self.fields["weekdays"].initial = list(WEEKDAYS_ABBR)
 

@@ -190,7 +190,7 @@ def ari_grid_read(prop, *, first, last, channel=None, room_type_ids=None, today=
         days.append(GridDay(day, today=day == today, editable=window_first <= day <= window_last))
         day += datetime.timedelta(days=1)
 
-    room_types = RoomType.objects.filter(property=prop).order_by("name", "pk")
+    room_types = RoomType.objects.filter(property=prop).prefetch_related("translations").order_by("name", "pk")
     if room_type_ids is not None:
         room_types = room_types.filter(pk__in=room_type_ids)
     blocks = {room_type.pk: GridRoomType(room_type) for room_type in room_types}

@@ -25,5 +25,6 @@ def rate_plans_of(prop):
     return list(
         RatePlan.objects.filter(property=prop)
         .select_related("room_type", "model", "property")
+        .prefetch_related("room_type__translations", "model__translations")
         .order_by("room_type__name", "-model__type", "model__name")
     )

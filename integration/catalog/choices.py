@@ -9,11 +9,11 @@ class CatalogGroup(models.TextChoices):
     """The eight groups of the hub's code catalog."""
 
     CLASSIFICATION = "classification", _("Classification")
-    PROPERTY = "property", _("Property")
+    # Contexts: "Property" and "View" have other meanings (a lodging, Django's "View" button).
+    PROPERTY = "property", pgettext_lazy("catalog group", "Property")
     FACILITY = "facility", _("Facility")
     SERVICE = "service", _("Service")
     ATTRACTION = "attraction", _("Attraction")
     ROOMTYPE = "roomtype", _("Room type")
     AMENITY = "amenity", _("Amenity")
-    # A context, so that the catalog group is not translated as Django's "View" button.
     VIEW = "view", pgettext_lazy("catalog group", "View")

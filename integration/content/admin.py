@@ -31,6 +31,7 @@ from .models import (
     RoomTypePhoto,
     RoomTypeTranslation,
 )
+from .names import NAME_PREFETCHES, display_name
 
 
 class TranslationFormSet(BaseInlineFormSet):
@@ -126,7 +127,16 @@ class HubContentAdmin(PropertyScopedAdmin):
     actions = ["send_now", "retry_failed"]
 
     def get_queryset(self, request):
-        return with_sync_state(super().get_queryset(request), KIND_OF_MODEL[self.model])
+        queryset = with_sync_state(super().get_queryset(request), KIND_OF_MODEL[self.model])
+        return queryset.prefetch_related(*NAME_PREFETCHES.get(self.model, ()))
+
+    def get_list_display(self, request):
+        # Names in the active language, by the one rule of integration.content.names.
+        return ["display_name_column" if name == "name" else name for name in super().get_list_display(request)]
+
+    @admin.display(description=_("name"), ordering="name")
+    def display_name_column(self, obj):
+        return display_name(obj)
 
     def get_readonly_fields(self, request, obj=None):
         readonly = [*super().get_readonly_fields(request, obj), "hub_sync"]
@@ -252,7 +262,7 @@ class RatePlanModelAdmin(HubContentAdmin):
 class RatePlanAdmin(HubContentAdmin):
     """Rate plans: a room type sold under a rate plan model."""
 
-    list_display = ["vendor_id", "room_type", "model", "plan_type", "status", "sync_column"]
+    list_display = ["vendor_id", "room_type_name", "model_name", "plan_type", "status", "sync_column"]
     list_filter = ["status", "model__type", ("property", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["room_type", "model", "property"]
     search_fields = ["vendor_id", "room_type__name", "model__name"]
@@ -262,6 +272,14 @@ class RatePlanAdmin(HubContentAdmin):
         # The hub patches a rate plan's status only: its room type and model are fixed once created.
         readonly = super().get_readonly_fields(request, obj)
         return [*readonly, "room_type", "model"] if obj else readonly
+
+    @admin.display(description=_("room type"), ordering="room_type__name")
+    def room_type_name(self, rate_plan):
+        return display_name(rate_plan.room_type)
+
+    @admin.display(description=_("rate plan model"), ordering="model__name")
+    def model_name(self, rate_plan):
+        return display_name(rate_plan.model)
 
     @admin.display(description=_("type"), ordering="model__type")
     def plan_type(self, rate_plan):

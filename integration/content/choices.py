@@ -2,6 +2,7 @@
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Locale(models.TextChoices):
@@ -19,8 +20,9 @@ class Locale(models.TextChoices):
 class ContentStatus(models.TextChoices):
     """Whether the hub sells a property, room type or rate plan."""
 
-    ENABLED = "enabled", _("Enabled")
-    DISABLED = "disabled", _("Disabled")
+    # A context: Django's own forms say "Enabled"/"Disabled" (password-based login) in another sense.
+    ENABLED = "enabled", pgettext_lazy("sale status", "Enabled")
+    DISABLED = "disabled", pgettext_lazy("sale status", "Disabled")
 
 
 class RatePlanType(models.TextChoices):

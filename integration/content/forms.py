@@ -12,8 +12,8 @@ from django.utils.translation import gettext_lazy as _
 
 from ..catalog.forms import CatalogTagsField
 from ..catalog.selectors import TAG_FIELD_GROUPS, TAG_MODELS
-from .models import Property
-from .widgets import RefundPolicyWidget, refund_rows
+from .models import Property, RoomType
+from .widgets import RefundPolicyWidget, RoomCompositionWidget
 
 _DAYS = re.compile(r"(\d{1,5})d?")
 
@@ -33,61 +33,67 @@ def _parse_percent(text):
     return int(percent) if percent == percent.to_integral_value() else float(percent)
 
 
-class RefundPolicyField(forms.Field):
-    """The refund policy {"<n>d": percent}, edited as rows with RefundPolicyWidget.
+class MapRowsField(forms.Field):
+    """A map edited as rows of a key and a value (a MapRowsWidget).
 
-    Cleans to the map ordered by days. A row with only one cell filled, days that are not a whole
-    number of 0 or more, a percentage outside 0-100 and days given twice are errors naming the row;
-    rows left empty are ignored.
+    Rows with both cells empty are ignored; a row with one cell filled, a key or value that does not
+    parse, and a key given twice are errors naming the row. Subclasses parse the cells (None when a cell
+    does not parse) and build the map from the (key, value) pairs in row order.
     """
 
-    widget = RefundPolicyWidget
-    default_error_messages = {
-        "incomplete": _("Row %(row)s: give both the days before check-in and the refund percentage."),
-        "days": _("Row %(row)s: the days before check-in must be a whole number of 0 or more."),
-        "percent": _("Row %(row)s: the refund must be a percentage from 0 to 100."),
-        "duplicate": _("Row %(row)s repeats the days before check-in of row %(first)s (%(days)s)."),
-    }
+    #: The error codes of a key and a value that do not parse, and the message parameter of a repeated key.
+    key_code, value_code, key_param = "key", "value", "key"
+
+    def parse_key(self, text):
+        raise NotImplementedError
+
+    def parse_value(self, text):
+        raise NotImplementedError
+
+    def build(self, pairs):
+        return dict(pairs)
 
     def prepare_value(self, value):
         # The stored map as JSON text: the widget shows it as rows, and a client that posts a field's
-        # value unchanged (as tests/admin_forms.py does) sends the whole policy back. Posted rows stay
+        # value unchanged (as tests/admin_forms.py does) sends the whole map back. Posted rows stay
         # as typed, so that a form with errors shows them again.
         return json.dumps(value) if isinstance(value, dict) else value
 
     def to_python(self, value):
         if value in self.empty_values:
             return {}
-        errors, policy, first_row = [], {}, {}
-        for number, (days_text, percent_text) in enumerate(refund_rows(value), start=1):
-            days_text, percent_text = days_text.strip(), percent_text.strip()
-            if not days_text and not percent_text:
+        errors, pairs, first_row = [], [], {}
+        for number, (key_text, value_text) in enumerate(self.widget.rows(value), start=1):
+            key_text, value_text = key_text.strip(), value_text.strip()
+            if not key_text and not value_text:
                 continue
             params = {"row": number}
-            if not days_text or not percent_text:
+            if not key_text or not value_text:
                 errors.append(ValidationError(self.error_messages["incomplete"], code="incomplete", params=params))
                 continue
-            days, percent = _parse_days(days_text), _parse_percent(percent_text)
-            if days is None:
-                errors.append(ValidationError(self.error_messages["days"], code="days", params=params))
-            if percent is None:
-                errors.append(ValidationError(self.error_messages["percent"], code="percent", params=params))
-            if days is None or percent is None:
+            key, parsed = self.parse_key(key_text), self.parse_value(value_text)
+            if key is None:
+                errors.append(ValidationError(self.error_messages[self.key_code], code=self.key_code, params=params))
+            if parsed is None:
+                errors.append(
+                    ValidationError(self.error_messages[self.value_code], code=self.value_code, params=params)
+                )
+            if key is None or parsed is None:
                 continue
-            if days in first_row:
+            if key in first_row:
                 errors.append(
                     ValidationError(
                         self.error_messages["duplicate"],
                         code="duplicate",
-                        params={**params, "first": first_row[days], "days": days},
+                        params={**params, "first": first_row[key], self.key_param: key},
                     )
                 )
                 continue
-            first_row[days] = number
-            policy[days] = percent
+            first_row[key] = number
+            pairs.append((key, parsed))
         if errors:
             raise ValidationError(errors)
-        return {f"{days}d": policy[days] for days in sorted(policy)}
+        return self.build(pairs)
 
     def has_changed(self, initial, data):
         try:
@@ -96,9 +102,50 @@ class RefundPolicyField(forms.Field):
             return True
 
 
+class RefundPolicyField(MapRowsField):
+    """The refund policy {"<n>d": percent}, edited as rows with RefundPolicyWidget; cleans to the map
+    ordered by days."""
+
+    widget = RefundPolicyWidget
+    key_code, value_code, key_param = "days", "percent", "days"
+    default_error_messages = {
+        "incomplete": _("Row %(row)s: give both the days before check-in and the refund percentage."),
+        "days": _("Row %(row)s: the days before check-in must be a whole number of 0 or more."),
+        "percent": _("Row %(row)s: the refund must be a percentage from 0 to 100."),
+        "duplicate": _("Row %(row)s repeats the days before check-in of row %(first)s (%(days)s)."),
+    }
+
+    def parse_key(self, text):
+        return _parse_days(text)
+
+    def parse_value(self, text):
+        return _parse_percent(text)
+
+    def build(self, pairs):
+        return {f"{days}d": percent for days, percent in sorted(pairs)}
+
+
+class RoomCompositionField(MapRowsField):
+    """The room composition {"bedroom": 2, ...}, edited as rows of a part and its count (RoomCompositionWidget)."""
+
+    widget = RoomCompositionWidget
+    default_error_messages = {
+        "incomplete": _("Row %(row)s: give both the part of the room and its count."),
+        "key": _("Row %(row)s: name the part of the room."),
+        "value": _("Row %(row)s: the count must be a whole number of 0 or more."),
+        "duplicate": _("Row %(row)s repeats the part “%(key)s” of row %(first)s."),
+    }
+
+    def parse_key(self, text):
+        return text
+
+    def parse_value(self, text):
+        return int(text) if text.isascii() and text.isdigit() else None
+
+
 def catalog_formfield(db_field, **kwargs):
-    """The tag picker for a tag field of Property or RoomType, the refund editor for Property.refunds,
-    else None. For ModelAdmin.formfield_for_dbfield or a ModelForm's formfield_callback."""
+    """The tag picker for a tag field of Property or RoomType, the row editors of Property.refunds and
+    RoomType.details, else None. For ModelAdmin.formfield_for_dbfield or a ModelForm's formfield_callback."""
     if not isinstance(db_field, models.JSONField):
         return None
     defaults = {
@@ -107,6 +154,8 @@ def catalog_formfield(db_field, **kwargs):
         "required": not db_field.blank,
         **kwargs,
     }
+    if db_field.model is RoomType and db_field.name == "details":
+        return RoomCompositionField(**defaults)
     if db_field.model in TAG_MODELS and db_field.name in TAG_FIELD_GROUPS:
         return CatalogTagsField(TAG_FIELD_GROUPS[db_field.name], **defaults)
     if db_field.model is Property and db_field.name == "refunds":

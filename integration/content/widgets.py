@@ -1,6 +1,7 @@
-"""The refund policy editor: rows of days before check-in and refund percentage.
+"""Maps edited as rows of a key and a value: the refund policy (days before check-in, refund percentage)
+and the room composition (part, count).
 
-It reads without JavaScript; catalog_widgets.js (shared with the catalog's tag picker) adds adding and
+They read without JavaScript; catalog_widgets.js (shared with the catalog's tag picker) adds adding and
 removing rows.
 """
 
@@ -8,6 +9,7 @@ import json
 import re
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from ..catalog.widgets import WIDGET_MEDIA
 
@@ -44,45 +46,100 @@ def refund_rows(value):
     return []
 
 
-class RefundPolicyWidget(forms.Widget):
-    """Rows of "days before check-in" and "refund %" for the refund policy map {"<n>d": percent}.
+def count_rows(value):
+    """A room composition as editor rows [(part, count), ...] of text, in stored order.
 
-    Posts two lists, <name>_days and <name>_percent, one entry per row, plus an empty <name> marker so
-    that removing every row is told apart from a form without the field. A blank row is always shown,
-    so a row can be added without JavaScript too.
+    value is the stored map ({"bedroom": 2}), its JSON text, or rows as posted (kept as typed).
+    """
+    if isinstance(value, str):
+        try:
+            value = json.loads(value) if value.strip() else {}
+        except ValueError:
+            return [(value, "")]
+    if isinstance(value, dict):
+        return [(str(part), _number_text(count)) for part, count in value.items()]
+    if isinstance(value, list | tuple):
+        return [(str(part), str(count)) for part, count in value]
+    return []
+
+
+class MapRowsWidget(forms.Widget):
+    """Rows of a key and a value for a map: subclasses name the two columns and turn values into rows.
+
+    Posts two lists, <name>_<key_suffix> and <name>_<value_suffix>, one entry per row, plus an empty
+    <name> marker so that removing every row is told apart from a form without the field. A blank row is
+    always shown, so a row can be added without JavaScript too.
     """
 
-    template_name = "vendorhub/widgets/refund_policy.html"
+    template_name = "vendorhub/widgets/map_rows.html"
+    key_suffix = value_suffix = ""
+    key_label = value_label = ""
+    key_inputmode, value_inputmode, key_size = "text", "numeric", 6
 
     @property
     def media(self):
         return WIDGET_MEDIA
 
+    def rows(self, value):
+        """value (stored, JSON text or posted rows) as [(key, value), ...] of text."""
+        raise NotImplementedError
+
     def format_value(self, value):
-        return refund_rows(value)
+        return self.rows(value)
 
     def get_context(self, name, value, attrs):
         context = super().get_context(name, value, attrs)
-        context["widget"]["rows"] = [*context["widget"]["value"], ("", "")]
+        context["widget"].update(
+            rows=[*context["widget"]["value"], ("", "")],
+            key_suffix=self.key_suffix,
+            value_suffix=self.value_suffix,
+            key_label=self.key_label,
+            value_label=self.value_label,
+            key_inputmode=self.key_inputmode,
+            value_inputmode=self.value_inputmode,
+            key_size=self.key_size,
+        )
         return context
 
     def id_for_label(self, id_):
-        return f"{id_}_0_days" if id_ else id_
+        return f"{id_}_0_{self.key_suffix}" if id_ else id_
 
     def value_from_datadict(self, data, files, name):
-        days_key, percent_key = f"{name}_days", f"{name}_percent"
-        if days_key in data or percent_key in data:
-            days, percents = _getlist(data, days_key), _getlist(data, percent_key)
-            rows = max(len(days), len(percents))
-            days += [""] * (rows - len(days))
-            percents += [""] * (rows - len(percents))
-            return list(zip(days, percents, strict=True))
-        # No rows: the marker is empty (every row removed), or carries the policy's JSON when a client
+        keys_name, values_name = f"{name}_{self.key_suffix}", f"{name}_{self.value_suffix}"
+        if keys_name in data or values_name in data:
+            keys, values = _getlist(data, keys_name), _getlist(data, values_name)
+            rows = max(len(keys), len(values))
+            keys += [""] * (rows - len(keys))
+            values += [""] * (rows - len(values))
+            return list(zip(keys, values, strict=True))
+        # No rows: the marker is empty (every row removed), or carries the map's JSON when a client
         # posts the field's value as it is (as tests/admin_forms.py does).
-        return refund_rows(data.get(name) or "")
+        return self.rows(data.get(name) or "")
 
     def value_omitted_from_data(self, data, files, name):
-        return not any(key in data for key in (name, f"{name}_days", f"{name}_percent"))
+        return not any(key in data for key in (name, f"{name}_{self.key_suffix}", f"{name}_{self.value_suffix}"))
+
+
+class RefundPolicyWidget(MapRowsWidget):
+    """Rows of "days before check-in" and "refund %" for the refund policy map {"<n>d": percent}."""
+
+    key_suffix, value_suffix = "days", "percent"
+    key_label, value_label = _("Days before check-in"), _("Refund percentage")
+    key_inputmode, value_inputmode = "numeric", "decimal"
+
+    def rows(self, value):
+        return refund_rows(value)
+
+
+class RoomCompositionWidget(MapRowsWidget):
+    """Rows of "part" (bedroom, bathroom...) and "count" for the room composition {"bedroom": 2}."""
+
+    key_suffix, value_suffix = "part", "count"
+    key_label, value_label = _("Part of the room"), _("Count")
+    key_size = 14
+
+    def rows(self, value):
+        return count_rows(value)
 
 
 def _getlist(data, key):

@@ -1,8 +1,6 @@
 """Admin screens of the sync to the hub: every resource's standing (with send now and retry) and the log
 of every exchange."""
 
-import json
-
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
@@ -16,13 +14,16 @@ from django.utils.translation import gettext_lazy as _
 from ..access.admin_mixins import PropertyScopedAdmin, ReadOnlyAdminMixin
 from ..access.choices import MembershipRole
 from ..access.selectors import properties_for_user
+from ..content.names import NAME_PREFETCHES, display_name
 from ..hub.environments import HubEnvironment, hub_address
 from ..hub.models import HubSwitch
 from ..hub.selectors import hub_environment_active
+from ..log_display import decoded_path, pretty_json
 from .choices import SyncStatus
 from .forms import HubSwitchForm
 from .models import ResourceKind, SyncAttempt, SyncState
 from .outbox import sync_request
+from .resources import objects_of
 from .selectors import hub_switch_latest, hub_switch_progress, sync_status_counts
 from .switch import SwitchRefused, hub_environment_switch
 
@@ -34,6 +35,39 @@ def sync_badge(status, label=None):
     return format_html('<span class="sync-badge sync-{}">{}</span>', status, label or SyncStatus(status).label)
 
 
+def name_subjects(states):
+    """Set each state's subject_name (the name of the object it stands for, in the active language), one
+    query per kind for the whole list."""
+    states = [state for state in states if state is not None]
+    objects = objects_of(states, prefetch=NAME_PREFETCHES)
+    for state in states:
+        obj = objects.get((state.kind, state.object_id))
+        if obj is not None:
+            state.subject_name = display_name(obj)
+    return states
+
+
+class NamedSubjectsMixin:
+    """Lists and pages of sync states (or of rows with a state) that name the states' objects."""
+
+    #: How a listed row reaches its sync state; "" for the states themselves.
+    state_path = ""
+
+    def _state_of(self, row):
+        return getattr(row, self.state_path) if self.state_path else row
+
+    def get_changelist_instance(self, request):
+        changelist = super().get_changelist_instance(request)
+        name_subjects(self._state_of(row) for row in changelist.result_list)
+        return changelist
+
+    def get_object(self, request, object_id, from_field=None):
+        obj = super().get_object(request, object_id, from_field)
+        if obj is not None:
+            name_subjects([self._state_of(obj)])
+        return obj
+
+
 def _without_others_licenses(queryset, user, kind_path):
     """License rows (business numbers, owner names) only for the managers of their property."""
     if user.is_superuser:
@@ -43,17 +77,30 @@ def _without_others_licenses(queryset, user, kind_path):
 
 
 @admin.register(SyncState)
-class SyncStateAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
+class SyncStateAdmin(NamedSubjectsMixin, ReadOnlyAdminMixin, PropertyScopedAdmin):
     """Every resource's standing with the hub; failed ones can be retried from here."""
 
     def get_queryset(self, request):
         return _without_others_licenses(super().get_queryset(request), request.user, "kind")
 
-    list_display = ["__str__", "property", "status_badge", "last_error", "last_synced_at", "failures"]
+    list_display = ["subject", "property", "status_badge", "last_error", "last_synced_at", "failures"]
     list_filter = ["status", "kind", "environment", ("property", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["property"]
     actions = ["send_now", "retry_failed"]
-    readonly_fields = [field.name for field in SyncState._meta.fields]
+    fields = [
+        "subject",
+        *(name for name in (field.name for field in SyncState._meta.fields) if name not in ("id", "acked_body")),
+        "acked_body_text",
+    ]
+    readonly_fields = fields
+
+    @admin.display(description=_("object"))
+    def subject(self, state):
+        return state.subject_label()
+
+    @admin.display(description=_("body the hub acknowledged"))
+    def acked_body_text(self, state):
+        return pretty_json(state.acked_body)
 
     @admin.display(description=_("sync status"), ordering="status")
     def status_badge(self, state):
@@ -71,23 +118,33 @@ class SyncStateAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
 
 
 @admin.register(SyncAttempt)
-class SyncAttemptAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
+class SyncAttemptAdmin(NamedSubjectsMixin, ReadOnlyAdminMixin, PropertyScopedAdmin):
     """Every exchange with the hub: what was sent (secrets removed) and what the hub answered."""
 
     def get_queryset(self, request):
         return _without_others_licenses(super().get_queryset(request), request.user, "state__kind")
 
-    list_display = ["created_at", "method", "path", "status_code", "outcome", "hub_message", "duration_ms"]
+    state_path = "state"
+    list_display = [
+        "created_at",
+        "subject",
+        "method",
+        "path_text",
+        "status_code",
+        "outcome",
+        "hub_message",
+        "duration_ms",
+    ]
     list_filter = ["outcome", "method", ("property", admin.RelatedOnlyFieldListFilter)]
-    list_select_related = ["property"]
+    list_select_related = ["property", "state"]
     search_fields = ["path", "hub_message"]
     date_hierarchy = "created_at"
     fields = [
         "created_at",
         "property",
-        "state",
+        "subject",
         "method",
-        "path",
+        "path_text",
         "status_code",
         "outcome",
         "hub_message",
@@ -96,11 +153,18 @@ class SyncAttemptAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
     ]
     readonly_fields = fields
 
+    @admin.display(description=_("object"), ordering="state__kind")
+    def subject(self, attempt):
+        url = reverse("admin:integration_syncstate_change", args=[attempt.state_id])
+        return format_html('<a href="{}">{}</a>', url, attempt.state.subject_label())
+
+    @admin.display(description=_("path"), ordering="path")
+    def path_text(self, attempt):
+        return decoded_path(attempt.path)
+
     @admin.display(description=_("request body"))
     def body(self, attempt):
-        return format_html(
-            "<pre class='sync-body'>{}</pre>", json.dumps(attempt.request_body, ensure_ascii=False, indent=2)
-        )
+        return pretty_json(attempt.request_body)
 
 
 @admin.register(HubSwitch)

@@ -1,6 +1,7 @@
 """The outbox of the sync to the hub: one state row per hub resource, and every attempt to send it."""
 
 from django.db import models
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from ..content.models import Property
@@ -36,10 +37,10 @@ class SyncState(models.Model):
         _("hub environment"), max_length=12, choices=HubEnvironment.choices, default=HubEnvironment.STAGING
     )
     #: Bumped by every change; the sender notes the version it built its body from.
-    version = models.PositiveIntegerField(default=1)
-    sent_version = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(_("version"), default=1)
+    sent_version = models.PositiveIntegerField(_("sent version"), default=0)
     #: The last body the hub answered 2xx to; None until the hub knows the resource.
-    acked_body = models.JSONField(null=True, blank=True)
+    acked_body = models.JSONField(_("body the hub acknowledged"), null=True, blank=True)
     known_to_hub = models.BooleanField(_("known to the hub"), default=False)
     last_error = models.TextField(_("last error"), blank=True)
     last_status_code = models.PositiveSmallIntegerField(_("last HTTP status"), null=True, blank=True)
@@ -49,9 +50,9 @@ class SyncState(models.Model):
     pending_since = models.DateTimeField(_("pending since"), null=True, blank=True)
     next_attempt_at = models.DateTimeField(_("next attempt at"), null=True, blank=True, db_index=True)
     #: When a task for this row was last put on the queue; the sweeper re-queues rows left too long.
-    queued_at = models.DateTimeField(null=True, blank=True)
+    queued_at = models.DateTimeField(_("queued at"), null=True, blank=True)
     #: A worker sending this row holds it until then, so two never send the same resource at once.
-    lease_until = models.DateTimeField(null=True, blank=True)
+    lease_until = models.DateTimeField(_("held by the worker until"), null=True, blank=True)
     #: The Celery node name of the worker holding the lease (none for a command sending in-process).
     lease_owner = models.CharField(_("sending worker"), max_length=200, blank=True, null=True)  # noqa: DJ001
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
@@ -64,7 +65,13 @@ class SyncState(models.Model):
         indexes = [models.Index(fields=["status", "next_attempt_at"], name="syncstate_due")]
 
     def __str__(self):
-        return f"{self.get_kind_display()} #{self.object_id}: {self.get_status_display()}"
+        return f"{self.subject_label()}: {self.get_status_display()}"
+
+    def subject_label(self):
+        """The object this state stands for, as "Room type 대청 스위트"; by its id until the admin sets
+        subject_name (loading the names of a whole page at once)."""
+        name = getattr(self, "subject_name", None) or f"#{self.object_id}"
+        return f"{capfirst(self.get_kind_display())} {name}"
 
 
 class SyncAttempt(models.Model):

@@ -84,3 +84,22 @@ def register(resource, *, default_for_model=True):
     RESOURCES[resource.kind] = resource
     if default_for_model:
         KIND_OF_MODEL.setdefault(resource.model, resource.kind)
+
+
+def objects_of(states, *, prefetch=None):
+    """The objects sync states stand for, {(kind, object_id): object}, one query per kind; objects that no
+    longer exist are left out. prefetch maps a model to what to prefetch_related with it (for naming)."""
+    wanted = {}
+    for state in states:
+        wanted.setdefault(state.kind, set()).add(state.object_id)
+    found = {}
+    for kind, ids in wanted.items():
+        resource = RESOURCES.get(kind)
+        if resource is None:
+            continue
+        queryset = resource.model.objects.filter(pk__in=ids)
+        if resource.related:
+            queryset = queryset.select_related(*resource.related)
+        queryset = queryset.prefetch_related(*(prefetch or {}).get(resource.model, ()))
+        found.update(((kind, obj.pk), obj) for obj in queryset)
+    return found

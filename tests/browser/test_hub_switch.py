@@ -21,7 +21,7 @@ TEXTS = {
         "production": "허브: 운영",
         "switch": "허브 환경 전환",
         "confirm": "운영(으)로 전환",
-        "summary": "요약",
+        "summary": "개요",
         "done": "리소스 9개 중 9개 연동, 0개 실패",
     },
     "en": {

@@ -61,7 +61,9 @@ class RoomType(models.Model):
         default=dict,
         blank=True,
         validators=[validate_counts],
-        help_text=_('Counts of each part, for example {"room": 1, "bedroom": 2, "bathroom": 1}.'),
+        help_text=_(
+            "One row per part of the room, named as the hub names it (room, bedroom, bathroom…), with how many it has."
+        ),
     )
     single_beds = bed_count_field(_("single beds"))
     double_beds = bed_count_field(_("double beds"))

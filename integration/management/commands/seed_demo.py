@@ -1,5 +1,6 @@
 """manage.py seed_demo: create the demo property and admin user (idempotent)."""
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from integration.demo import demo_seed
@@ -14,7 +15,7 @@ class Command(BaseCommand):
         if result.admin_password:
             self.stdout.write(
                 self.style.SUCCESS(
-                    f"Created the admin user. Log in at http://127.0.0.1:8000/admin/ as "
+                    f"Created the admin user. Log in at {settings.LOCAL_ORIGIN}/admin/ as "
                     f"{result.admin_username} / {result.admin_password}  (shown only this once)"
                 )
             )

@@ -82,7 +82,7 @@ def test_a_confirmed_switch_shows_the_progress_against_the_new_hub(client, super
     SyncState.objects.update(status=SyncStatus.SYNCED)
     SyncState.objects.filter(kind="rateplan").update(status=SyncStatus.FAILED, last_error="rate plan refused")
     html = page(client, response.url, "ko")
-    assert "요약" in html
+    assert "개요" in html
     assert "리소스 9개 중 7개 연동, 2개 실패" in html
     assert "rate plan refused" in html
     assert 'http-equiv="refresh"' not in html
