@@ -189,7 +189,7 @@ class AriBulkEditForm(forms.Form):
         empty_label=_("All channels (the common values)"),
     )
     confirm_rooms = forms.BooleanField(
-        label=_("Confirm"),
+        label=_("Rooms above the room count"),
         required=False,
         help_text=_("Yes, sell more rooms than the room type has."),
     )
