@@ -5,13 +5,23 @@ change that restores the previous values through the same edits, so the hub rece
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..content.models import RoomType
+from ..retention import purge_older_than
 from .dates import ranges_of
-from .models import AriChangeSource, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay, SalesChannel
+from .models import (
+    AriChangeSet,
+    AriChangeSource,
+    ChannelAvailDay,
+    ChannelRateDay,
+    RatePlanDay,
+    RoomTypeDay,
+    SalesChannel,
+)
 from .selectors import standalone_rates
 from .services import (
     AriEdit,
@@ -193,3 +203,9 @@ def ari_change_set_undo(*, change_set, user=None, expected):
     for edit in undo.edits:
         ari_edit_apply(edit, change_set=new)
     return ari_change_set_finish(new)
+
+
+def ari_history_purge(*, now=None):
+    """Delete the changes older than ARI_HISTORY_DAYS (0 keeps them), their cells with them: the history
+    stays bounded. Returns how many rows."""
+    return purge_older_than(AriChangeSet.objects.all(), days=settings.ARI_HISTORY_DAYS, now=now)

@@ -2,11 +2,14 @@
 which screen), its undo as a new change that the hub receives, the refusal to write over what someone
 changed after a preview (two sessions), and the confirmation of rooms far above a room type's rooms."""
 
+import datetime
+
 import pytest
 from django.conf import settings
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from integration.ari.csv_import import ari_csv_apply
 from integration.ari.csv_parse import ari_csv_read
@@ -14,6 +17,7 @@ from integration.ari.dates import DateRange
 from integration.ari.grid import AriCellStale, CellSeen, ari_cell_save
 from integration.ari.history import ari_change_set_undo, ari_undo_plan
 from integration.ari.services import AriEdit, AriStale, Operation, ari_change_apply, availability_far_above
+from integration.ari.tasks import ari_history_purge_task
 from integration.models import (
     AriCellChange,
     AriChangeSet,
@@ -418,3 +422,20 @@ def test_an_undo_of_an_undo_brings_the_change_back(property_a, rows, staff_a):
 
     assert rates(standalone, dates) == [120_000]
     assert redo.undo_of == undo
+
+
+def test_the_daily_task_deletes_changes_older_than_ari_history_days_with_their_cells(property_a, rows, settings):
+    settings.ARI_HISTORY_DAYS = 400
+    _room_type, standalone, _packages = rows[0]
+    fill_days(rows, [day(1), day(2)], rate=100_000)
+    old_edit = AriEdit((DateRange(day(1), day(2)),), Operation.SET, 110_000, rate_plans=(standalone,))
+    _plan, old = ari_change_apply(prop=property_a, edit=old_edit, source=AriChangeSource.BULK)
+    new_edit = AriEdit((DateRange(day(1), day(1)),), Operation.SET, 120_000, rate_plans=(standalone,))
+    _plan, recent = ari_change_apply(prop=property_a, edit=new_edit, source=AriChangeSource.BULK)
+    AriChangeSet.objects.filter(pk=old.pk).update(created_at=timezone.now() - datetime.timedelta(days=401))
+
+    ari_history_purge_task()
+
+    assert list(AriChangeSet.objects.values_list("pk", flat=True)) == [recent.pk]
+    assert set(AriCellChange.objects.values_list("change_set_id", flat=True)) == {recent.pk}
+    assert settings.CELERY_BEAT_SCHEDULE["ari-history-purge"]["task"] == ari_history_purge_task.name
