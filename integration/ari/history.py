@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from ..content.models import RoomType
 from ..retention import purge_older_than
-from .dates import ranges_of
+from .dates import ari_window, ranges_of
 from .models import (
     AriChangeSet,
     AriChangeSource,
@@ -94,8 +94,8 @@ def _current_values(cells):
 
 def ari_undo_plan(change_set):
     """The undo of change_set, planned against the current values: each of its cells goes back to what
-    it held before, unless a later change set it to something else (then it is left, as is a common rate
-    that had none: the hub keeps a rate once given)."""
+    it held before, unless a later change set it to something else or the day is past (then it is left,
+    as is a common rate that had none: the hub keeps a rate once given)."""
     cells = {}
     for cell in change_set.cells.select_related("rate_plan__model", "rate_plan__room_type", "room_type", "channel"):
         key = _key(cell)
@@ -111,9 +111,12 @@ def ari_undo_plan(change_set):
     now = _current_values(cells)
     undo = AriUndoPlan(change_set)
     restores = []
+    first, last = ari_window()
     for cell in cells:
         current = now.get(_key(cell), 1 if cell.field == "business_day" else None)
-        if current != cell.new:
+        if not first <= cell.date <= last:
+            undo.skipped.append((cell, _("The hub no longer takes this day; left as it is.")))
+        elif current != cell.new:
             undo.skipped.append((cell, _("Changed again since; left as it is now.")))
         elif cell.old is None and cell.field in ("rate", "rate_modify") and cell.channel_id is None:
             undo.skipped.append((cell, _("The hub keeps a rate once given; it stays (close the day to stop selling).")))

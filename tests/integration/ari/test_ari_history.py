@@ -439,3 +439,21 @@ def test_the_daily_task_deletes_changes_older_than_ari_history_days_with_their_c
     assert list(AriChangeSet.objects.values_list("pk", flat=True)) == [recent.pk]
     assert set(AriCellChange.objects.values_list("change_set_id", flat=True)) == {recent.pk}
     assert settings.CELERY_BEAT_SCHEDULE["ari-history-purge"]["task"] == ari_history_purge_task.name
+
+
+def test_undo_leaves_days_the_hub_no_longer_takes(property_a, rows, staff_a):
+    _room_type, standalone, _packages = rows[0]
+    fill_days(rows, [day(1), day(2)], rate=100_000)
+    edit = AriEdit((DateRange(day(1), day(2)),), Operation.SET, 120_000, rate_plans=(standalone,))
+    _plan, bulk = ari_change_apply(prop=property_a, edit=edit, source=AriChangeSource.BULK, user=staff_a)
+    # As if the change had been made days ago: its first day is past now.
+    RatePlanDay.objects.create(rate_plan=standalone, date=day(-3), rate=120_000)
+    bulk.cells.filter(date=day(1)).update(date=day(-3))
+
+    undo = ari_undo_plan(bulk)
+    ari_change_set_undo(change_set=bulk, user=staff_a, expected=undo.fingerprint())
+
+    assert [(cell.date, reason) for cell, reason in undo.skipped] == [
+        (day(-3), "The hub no longer takes this day; left as it is.")
+    ]
+    assert rates(standalone, [day(-3), day(2)]) == [120_000, 100_000]
