@@ -9,7 +9,7 @@ from django.conf import settings
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from integration.ari.csv_import import ari_csv_apply
 from integration.ari.csv_parse import ari_csv_read
@@ -450,7 +450,8 @@ def test_undo_leaves_days_the_hub_no_longer_takes(property_a, rows, staff_a):
     RatePlanDay.objects.create(rate_plan=standalone, date=day(-3), rate=120_000)
     bulk.cells.filter(date=day(1)).update(date=day(-3))
 
-    undo = ari_undo_plan(bulk)
+    with translation.override("en"):
+        undo = ari_undo_plan(bulk)
     ari_change_set_undo(change_set=bulk, user=staff_a, expected=undo.fingerprint())
 
     assert [(cell.date, reason) for cell, reason in undo.skipped] == [
