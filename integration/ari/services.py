@@ -199,9 +199,8 @@ def ari_edit_apply(edit, *, change_set=None, expected=None):
     cells when any cell cannot change, and AriStale when expected (the fingerprint of the plan a preview
     showed) no longer matches the cells. Records each changed cell in change_set (a change of its own
     when None) and marks what changed for the hub, in the same transaction."""
-    dates = edit.dates()
     if expected is not None:
-        ari_edit_lock(edit, dates)
+        ari_edit_lock(edit, edit.dates())
     plan = ari_edit_plan(edit)
     if expected is not None and plan.fingerprint() != expected:
         raise AriStale(plan)
@@ -257,15 +256,16 @@ def ari_change_set_finish(change_set):
 
 def _record(change_set, channel, changes):
     """One history row per changed cell: bounded, written in one statement per thousand cells."""
+    channel_id = channel.pk if channel is not None else None
     rows = [
         AriCellChange(
-            change_set=change_set,
-            channel=channel,
+            change_set_id=change_set.pk,
+            channel_id=channel_id,
             date=change.date,
             field=change.field,
             old=None if change.old is None else int(change.old),
             new=None if change.new is None else int(change.new),
-            **{"room_type" if isinstance(change.target, RoomType) else "rate_plan": change.target},
+            **{"room_type_id" if isinstance(change.target, RoomType) else "rate_plan_id": change.target.pk},
         )
         for change in changes
     ]
