@@ -29,7 +29,7 @@ from integration.models import (
 )
 from integration.sync.batch import sync_pending
 from tests.factories import PropertyFactory, hub_content, member
-from tests.integration.ari.factories import ari_property, day, fill_days
+from tests.integration.ari.factories import SalesChannelFactory, ari_property, day, fill_days
 
 pytestmark = pytest.mark.django_db
 
@@ -458,3 +458,22 @@ def test_undo_leaves_days_the_hub_no_longer_takes(property_a, rows, staff_a):
         (day(-3), "The hub no longer takes this day; left as it is.")
     ]
     assert rates(standalone, [day(-3), day(2)]) == [120_000, 100_000]
+
+
+def test_a_channels_cell_history_is_its_own(property_a, rows, staff_a):
+    room_type, _standalone, _packages = rows[0]
+    fill_days(rows, [day(2)], allotment=5)
+    channel = SalesChannelFactory()
+    room_type.property = property_a
+    ari_cell_save(target=room_type, day=day(2), value=3, channel=channel, user=staff_a)
+    ari_cell_save(target=room_type, day=day(2), value=4, user=staff_a)
+    client = english_client(staff_a)
+    query = {"kind": "availability", "target": room_type.pk, "date": day(2).isoformat()}
+
+    on_channel = client.get(url("ari_history", property_a), {**query, "channel": channel.pk}).content.decode()
+    common = client.get(url("ari_history", property_a), query).content.decode()
+
+    assert "channel cap" in on_channel
+    assert "rooms to sell" not in on_channel
+    assert "rooms to sell" in common
+    assert "channel cap" not in common
