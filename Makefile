@@ -53,4 +53,5 @@ test: $(VENV)/.dev messages lint
 bench: $(VENV)/.dev messages
 	$(BIN)/python -m bench.sync
 	$(BIN)/python -m bench.ari
+	$(BIN)/python -m bench.ari_history
 	$(BIN)/python -m bench.bookings

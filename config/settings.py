@@ -155,6 +155,7 @@ CELERY_BEAT_SCHEDULE = {
     # HUB_READ_TIMEOUT + 10 s) and this interval, another worker takes them over within about a minute.
     "hub-sync-sweeper": {"task": "integration.tasks.sync_sweeper", "schedule": 15.0},
     "hub-sync-log-purge": {"task": "integration.tasks.sync_attempts_purge_task", "schedule": 24 * 60 * 60.0},
+    "ari-history-purge": {"task": "integration.tasks.ari_history_purge_task", "schedule": 24 * 60 * 60.0},
     # The hub's code catalog changes rarely; a daily fetch keeps the tag pickers and checks current.
     "hub-catalog-refresh": {"task": "integration.tasks.catalog_refresh_task", "schedule": 24 * 60 * 60.0},
     # People review licenses at the hub: reading back the requests under review every 10 minutes is enough.
@@ -220,6 +221,8 @@ VENDOR_API_ALLOWED_IPS = env.list("VENDOR_API_ALLOWED_IPS", default=[])
 BOOKING_HOLD_MINUTES = env.int("BOOKING_HOLD_MINUTES", default=30)
 # The vendor API's call log is kept this many days (0: for ever), then deleted by a daily task.
 VENDOR_API_CALL_LOG_DAYS = env.int("VENDOR_API_CALL_LOG_DAYS", default=180)
+# The history of rates and availability (each change and its cells) is kept this many days (0: for ever).
+ARI_HISTORY_DAYS = env.int("ARI_HISTORY_DAYS", default=400)
 
 # --- Authentication, internationalisation, static files ----------------------------------------
 

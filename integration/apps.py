@@ -24,6 +24,7 @@ class IntegrationConfig(AppConfig):
         register_ari_resources()
         # Registers the areas' Celery tasks in every process (the worker's autodiscovery looks only for
         # integration.tasks), so that the outbox can queue its task by name.
+        from .ari import tasks as ari_tasks  # noqa: F401
         from .catalog import tasks as catalog_tasks  # noqa: F401
         from .drift import tasks as drift_tasks  # noqa: F401
         from .sync import tasks as sync_tasks  # noqa: F401

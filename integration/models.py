@@ -2,7 +2,16 @@
 import them from here. Modules inside integration import from the area's own models module."""
 
 from .access.models import PropertyMembership
-from .ari.models import AriDirtyRange, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
+from .ari.models import (
+    AriCellChange,
+    AriChangeSet,
+    AriChangeSource,
+    AriDirtyRange,
+    ChannelAvailDay,
+    ChannelRateDay,
+    RatePlanDay,
+    RoomTypeDay,
+)
 from .catalog.models import CatalogSnapshot, CodeMapping
 from .channels.models import SalesChannel
 from .content.models import (
@@ -21,6 +30,9 @@ from .hub.models import HubConnection, HubSwitch
 from .sync.models import ResourceKind, SyncAttempt, SyncState
 
 __all__ = [
+    "AriCellChange",
+    "AriChangeSet",
+    "AriChangeSource",
     "AriDirtyRange",
     "CatalogSnapshot",
     "ChannelAvailDay",

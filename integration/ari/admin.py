@@ -1,6 +1,6 @@
 """The rates and availability screens of a property: the calendar grid (common values, or one channel's)
-with inline cell edits (here), the bulk edit with its preview (admin_bulk), and the CSV export and import
-with its dry run (admin_csv).
+with inline cell edits (here), the bulk edit with its preview (admin_bulk), the CSV export and import
+with its dry run (admin_csv), and the history of changes with their undo (admin_history).
 
 Every screen hangs below the property's own admin URL (/admin/integration/property/<id>/calendar/...),
 so the property admin's scoping applies: another property is a 404. Staff and managers may view and
@@ -23,13 +23,14 @@ from ..content.admin import PropertyAdmin
 from ..content.models import Property, RoomType
 from .admin_bulk import AriBulkEditViews
 from .admin_csv import AriCsvViews
+from .admin_history import AriHistoryViews
 from .dates import ari_window, korea_today
 from .forms import AriCellForm
-from .grid import add_months, ari_cell_save, ari_grid_read, grid_month, grid_months, month_end
+from .grid import AriCellStale, add_months, ari_cell_save, ari_grid_read, grid_month, grid_months, month_end
 from .templatetags import render_ari_cells
 
 
-class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, PropertyAdmin):
+class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, AriHistoryViews, PropertyAdmin):
     """The property admin with its rates and availability screens."""
 
     def get_urls(self):
@@ -43,6 +44,21 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, PropertyAdmin):
             ),
             path(
                 "<path:object_id>/calendar/bulk/", view(self.calendar_bulk_view), name="integration_property_ari_bulk"
+            ),
+            path(
+                "<path:object_id>/calendar/history/",
+                view(self.calendar_history_view),
+                name="integration_property_ari_history",
+            ),
+            path(
+                "<path:object_id>/calendar/changes/",
+                view(self.calendar_changes_view),
+                name="integration_property_ari_changes",
+            ),
+            path(
+                "<path:object_id>/calendar/changes/<int:change_id>/",
+                view(self.calendar_change_view),
+                name="integration_property_ari_change",
             ),
             path(
                 "<path:object_id>/calendar/export/",
@@ -132,6 +148,8 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, PropertyAdmin):
             + urlencode({"from": max(month, korea_today()), "to": min(month_end(month), ari_window()[1]), **query}),
             export_url=reverse("admin:integration_property_ari_export", args=[prop.pk]),
             import_url=reverse("admin:integration_property_ari_import", args=[prop.pk]),
+            history_url=reverse("admin:integration_property_ari_history", args=[prop.pk]),
+            changes_url=reverse("admin:integration_property_ari_changes", args=[prop.pk]),
             export_from=max(month, korea_today()).isoformat(),
             export_to=month_end(month).isoformat(),
         )
@@ -139,7 +157,9 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, PropertyAdmin):
 
     def calendar_cell_view(self, request, object_id):
         """POST one cell; answers JSON: {"ok": true, "cells": {id: html}} with every cell of the room type
-        on that day (a standalone rate moves its packages' prices), or {"ok": false, "error": "..."}."""
+        on that day (a standalone rate moves its packages' prices), or {"ok": false, "error": "..."} with
+        "confirm": true when confirming the rooms to sell would save it, or "stale": true and the cells as
+        they are now when someone changed the cell after the page showed it."""
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
         prop = self._ari_property(request, object_id, edit=True)
@@ -152,6 +172,14 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, PropertyAdmin):
         data = form.cleaned_data
         if data["target"] is None:
             raise Http404("No such row in this property.")
+        room_type_id = data["target"].pk if isinstance(data["target"], RoomType) else data["target"].room_type_id
+
+        def cells():
+            grid = ari_grid_read(
+                prop, first=data["date"], last=data["date"], channel=data["channel"], room_type_ids=[room_type_id]
+            )
+            return render_ari_cells(grid, can_edit=True)
+
         try:
             ari_cell_save(
                 target=data["target"],
@@ -159,18 +187,21 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, PropertyAdmin):
                 value=data["value"],
                 business_day=data["business_day"],
                 channel=data["channel"],
+                user=request.user,
+                seen=data["seen"],
+                confirmed=data["confirm"],
             )
+        except AriCellStale as error:
+            # Someone saved the cell meanwhile: show what it holds now, and save nothing.
+            return JsonResponse({"ok": False, "stale": True, "error": error.messages[0], "cells": cells()}, status=409)
         except ValidationError as error:
-            return JsonResponse({"ok": False, "error": " ".join(error.messages)}, status=400)
+            confirm = any(item.code == "confirm" for item in error.error_list)
+            return JsonResponse({"ok": False, "confirm": confirm, "error": " ".join(error.messages)}, status=400)
         except IntegrityError:
             # A booking took rooms between the check and the write: the database refused to oversell.
             message = _("Bookings changed this day meanwhile; reload the page and try again.")
             return JsonResponse({"ok": False, "error": message}, status=409)
-        room_type_id = data["target"].pk if isinstance(data["target"], RoomType) else data["target"].room_type_id
-        grid = ari_grid_read(
-            prop, first=data["date"], last=data["date"], channel=data["channel"], room_type_ids=[room_type_id]
-        )
-        return JsonResponse({"ok": True, "cells": render_ari_cells(grid, can_edit=True)})
+        return JsonResponse({"ok": True, "cells": cells()})
 
 
 # The property admin gains the screens above: registered again as its subclass.

@@ -10,7 +10,9 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.formats import date_format
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from ..content.models import RoomType
@@ -20,8 +22,9 @@ from ..hub import endpoints
 from ..sync.models import ResourceKind
 from .dates import ranges_of
 from .forms import AriBulkEditForm
+from .models import AriChangeSource
 from .selectors import standalone_rates
-from .services import Operation, ari_edit_apply, ari_edit_plan
+from .services import AriStale, Operation, ari_change_apply, ari_edit_plan
 from .templatetags import krw
 
 #: The most cells a bulk edit preview lists (the errors first); the counts always cover every cell.
@@ -120,10 +123,13 @@ class AriBulkEditViews:
             blocked = self._bulk_errors(form, plan)
             digest = form.digest()
             if "apply" in request.POST and not blocked:
-                if secrets.compare_digest(request.POST.get("digest", ""), digest):
-                    response = self._bulk_apply(request, prop, edit)
+                # "<choices digest>:<cells fingerprint>": the previewed choices, then what the cells held.
+                posted, _sep, cells = request.POST.get("digest", "").partition(":")
+                if secrets.compare_digest(posted, digest):
+                    response, plan = self._bulk_apply(request, prop, edit, plan, expected=cells)
                     if response is not None:
                         return response
+                    blocked = self._bulk_errors(form, plan)
                 else:
                     self.message_user(
                         request,
@@ -158,24 +164,42 @@ class AriBulkEditViews:
         form.add_error(None, messages_)
         return True
 
-    def _bulk_apply(self, request, prop, edit):
-        """Apply the edit and go back to the grid; None (with a message) when the data changed so that
-        it no longer applies, and the preview is shown again."""
+    def _bulk_apply(self, request, prop, edit, plan, *, expected):
+        """Apply the edit if the cells still hold what the preview showed, and go back to the grid. Else
+        (None, the plan as it is now) with a message: the preview is shown again, nothing saved."""
         try:
-            plan = ari_edit_apply(edit)
+            plan, change_set = ari_change_apply(
+                prop=prop,
+                edit=edit,
+                source=AriChangeSource.BULK,
+                user=request.user,
+                expected=expected,
+            )
+        except AriStale as stale:
+            self.message_user(
+                request,
+                _(
+                    "Someone changed some of these cells after your preview, so nothing was saved. "
+                    "This is the new preview: check it, then apply."
+                ),
+                messages.WARNING,
+            )
+            return None, stale.plan
         except (ValidationError, IntegrityError) as error:
             reasons = " ".join(error.messages) if isinstance(error, ValidationError) else ""
             reasons = reasons or _("bookings changed meanwhile.")
             self.message_user(request, _("Nothing was saved: %(reasons)s") % {"reasons": reasons}, messages.ERROR)
-            return None
-        self.message_user(
-            request,
-            _("Changed %(cells)s cells; %(requests)s requests to the hub are queued.")
-            % {"cells": len(plan.changed), "requests": len(plan.hub_requests)},
-            messages.SUCCESS,
-        )
+            return None, plan
+        message = _("Changed %(cells)s cells; %(requests)s requests to the hub are queued.") % {
+            "cells": len(plan.changed),
+            "requests": len(plan.hub_requests),
+        }
+        if change_set is not None:
+            url = reverse("admin:integration_property_ari_change", args=[prop.pk, change_set.pk])
+            message = format_html('{} <a href="{}">{}</a>', message, url, _("See or undo this change"))
+        self.message_user(request, message, messages.SUCCESS)
         first = min(date_range.start for date_range in edit.ranges)
-        return redirect(self._calendar_url(prop, month=first.replace(day=1), channel=edit.channel))
+        return redirect(self._calendar_url(prop, month=first.replace(day=1), channel=edit.channel)), plan
 
     def _bulk_preview(self, prop, edit, plan, *, digest, blocked):
         """What the preview shows: the cells (errors first, then changes), and the hub requests."""
@@ -202,6 +226,6 @@ class AriBulkEditViews:
             "requests": _hub_requests(plan),
             "ignored": ignored,
             "availability": availability,
-            "digest": digest,
+            "digest": f"{digest}:{plan.fingerprint()}",
             "blocked": blocked,
         }

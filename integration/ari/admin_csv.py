@@ -7,6 +7,8 @@ from django.contrib import messages
 from django.http import StreamingHttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -64,7 +66,11 @@ class AriCsvViews:
         form = AriImportForm(*((request.POST, request.FILES) if request.method == "POST" else ()))
         if form.is_bound and form.is_valid():
             token = secrets.token_urlsafe(16)
-            request.session[_import_session_key(prop)] = {"token": token, "text": form.cleaned_data["file"]}
+            request.session[_import_session_key(prop)] = {
+                "token": token,
+                "text": form.cleaned_data["file"],
+                "name": request.FILES["file"].name,
+            }
             plan = ari_csv_plan(prop, form.cleaned_data["rows"])
             return self._render_import(request, prop, AriImportForm(), plan=plan, token=token)
         return self._render_import(request, prop, form)
@@ -76,7 +82,7 @@ class AriCsvViews:
             self.message_user(request, _("That preview has expired: upload the file again."), messages.ERROR)
             return redirect("admin:integration_property_ari_import", prop.pk)
         # The text was read without error for the preview; the plan is made again against today's data.
-        plan = ari_csv_apply(prop, ari_csv_read(pending["text"]))
+        plan = ari_csv_apply(prop, ari_csv_read(pending["text"]), user=request.user, file_name=pending.get("name", ""))
         if not plan.applied:
             self.message_user(
                 request,
@@ -85,12 +91,13 @@ class AriCsvViews:
             )
             return self._render_import(request, prop, AriImportForm(), plan=plan, token=pending["token"])
         del request.session[key]
-        counts = plan.counts
-        self.message_user(
-            request,
-            _("Imported the rates and availability: %(change)s rows changed, %(unchanged)s unchanged.") % counts,
-            messages.SUCCESS,
+        message = (
+            _("Imported the rates and availability: %(change)s rows changed, %(unchanged)s unchanged.") % plan.counts
         )
+        if plan.change_set is not None:
+            url = reverse("admin:integration_property_ari_change", args=[prop.pk, plan.change_set.pk])
+            message = format_html('{} <a href="{}">{}</a>', message, url, _("See or undo this change"))
+        self.message_user(request, message, messages.SUCCESS)
         return redirect(self._calendar_url(prop))
 
     def _render_import(self, request, prop, form, *, plan=None, token=None):

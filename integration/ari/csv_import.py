@@ -12,18 +12,28 @@ from django.utils.translation import gettext as _
 from ..content.models import RoomType
 from .csv_parse import AriRowStatus, ari_csv_cells
 from .dates import ranges_of
-from .models import ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
+from .models import AriChangeSource, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
 from .selectors import standalone_rates
-from .services import AriEdit, Operation, ari_edit_apply, ari_edit_plan, ari_edit_validate
+from .services import (
+    AriEdit,
+    Operation,
+    ari_change_set_finish,
+    ari_change_set_start,
+    ari_edit_apply,
+    ari_edit_plan,
+    ari_edit_validate,
+)
 
 
 @dataclass
 class AriCsvPlan:
-    """Every row's status, and the steps that apply the changes (run in order in one transaction)."""
+    """Every row's status, and the edits that apply the changes (in order, in one transaction); once
+    applied, the change they were recorded as."""
 
     rows: list
     steps: list = field(default_factory=list, repr=False)
     applied: bool = False
+    change_set: object = None
     #: Why the apply failed although the plan had no error (the data changed in between).
     error: str = ""
 
@@ -46,16 +56,19 @@ def ari_csv_plan(prop, rows):
     return _plan(prop, list(rows))
 
 
-def ari_csv_apply(prop, rows):
+def ari_csv_apply(prop, rows, *, user=None, file_name=""):
     """Plan the rows again against the current data and, when no row has an error, apply every change in
-    one transaction (plan.applied); with any error row nothing is written."""
+    one transaction (plan.applied), recorded as one change (a CSV import of file_name by user); with any
+    error row nothing is written."""
     with transaction.atomic():
         plan = _plan(prop, list(rows))
         if plan.has_errors:
             return plan
         try:
-            for step in plan.steps:
-                step()
+            change_set = ari_change_set_start(prop=prop, source=AriChangeSource.CSV, user=user, description=file_name)
+            for edit in plan.steps:
+                ari_edit_apply(edit, change_set=change_set)
+            plan.change_set = ari_change_set_finish(change_set)
         except (ValidationError, IntegrityError) as error:
             # The data changed between the plan and the write (a booking took rooms): nothing is kept.
             transaction.set_rollback(True)
@@ -160,7 +173,8 @@ def _group(cells, key):
 
 
 def _edit(cells, operation, value, *, rate_plans=(), room_types=(), channel=None):
-    """The edit of integration.ari that sets the cells' days of one target."""
+    """The edit of integration.ari that sets the cells' days of one target. A file's rooms to sell are
+    taken as confirmed: the file was written on purpose, and its preview lists every change."""
     return AriEdit(
         ranges=tuple(ranges_of(cell.day for cell in cells)),
         operation=operation,
@@ -168,6 +182,7 @@ def _edit(cells, operation, value, *, rate_plans=(), room_types=(), channel=None
         rate_plans=rate_plans,
         room_types=room_types,
         channel=channel,
+        confirmed=True,
     )
 
 
@@ -190,7 +205,7 @@ def _plan_edit(cells, steps, describe, operation, value, **targets):
     """Plan one edit of integration.ari for cells, and add its apply to the steps."""
     edit = _edit(cells, operation, value, **targets)
     _attach(cells, ari_edit_plan(edit), describe, edit)
-    steps.append(lambda: ari_edit_apply(edit))
+    steps.append(edit)
 
 
 def _plan_clear(cells, steps, describe, *, channel, rate_plans=(), room_types=()):
@@ -203,7 +218,7 @@ def _plan_clear(cells, steps, describe, *, channel, rate_plans=(), room_types=()
         room_types=tuple(room_types),
     )
     _attach(cells, ari_edit_plan(edit), describe, edit)
-    steps.append(lambda: ari_edit_apply(edit))
+    steps.append(edit)
 
 
 def _plan_availability(cells, steps):
@@ -292,4 +307,4 @@ def _plan_packages(rates, packages, steps):
         errors = [str(message) for message in ari_edit_validate(edit).values()]
         for cell in group:
             cell.row.problems.extend(errors)
-        steps.append(lambda edit=edit: ari_edit_apply(edit))
+        steps.append(edit)

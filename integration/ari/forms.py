@@ -2,6 +2,7 @@
 import. Each cleans to the edit of integration.ari it stands for; the edit's own checks
 (ari_edit_validate) become the form's field errors."""
 
+import dataclasses
 import datetime
 import json
 
@@ -14,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from ..content.names import display_name
 from .csv_parse import ARI_CSV_MAX_BYTES, ARI_VALUE_MAX, ari_csv_read
 from .dates import WINDOW_DAYS, DateRange
+from .grid import CellSeen
 from .models import RoomType, SalesChannel
 from .selectors import rate_plans_of
 from .services import AriEdit, Operation, ari_edit_validate
@@ -55,10 +57,19 @@ class AriCellForm(forms.Form):
     value = forms.CharField(required=False, max_length=20)
     business_day = forms.ChoiceField(choices=[("", "—"), ("1", _("open")), ("0", _("closed"))], required=False)
     channel = forms.ModelChoiceField(SalesChannel.objects.all(), required=False)
+    #: What the cell showed when staff opened it (its data-value and data-open); the save is refused when
+    #: the cell holds something else by then. Without seen_value no check is made.
+    seen_value = forms.CharField(required=False, max_length=20)
+    seen_open = forms.ChoiceField(choices=[("", "—"), ("1", _("open")), ("0", _("closed"))], required=False)
+    #: Staff confirmed rooms to sell far above the room type's number of rooms.
+    confirm = forms.BooleanField(required=False)
 
     def __init__(self, *args, property, **kwargs):
         super().__init__(*args, **kwargs)
         self.property = property
+
+    def clean_seen_value(self):
+        return _parse_value(self.cleaned_data["seen_value"])
 
     def clean_value(self):
         value = _parse_value(self.cleaned_data["value"])
@@ -83,6 +94,9 @@ class AriCellForm(forms.Form):
                     .select_related("property")
                     .first()
                 )
+        data["seen"] = None
+        if "seen_value" in self.data and "seen_value" in data:
+            data["seen"] = CellSeen(data["seen_value"], {"1": True, "0": False}.get(data.get("seen_open")))
         return data
 
 
@@ -175,10 +189,17 @@ class AriBulkEditForm(forms.Form):
         required=False,
         empty_label=_("All channels (the common values)"),
     )
+    confirm_rooms = forms.BooleanField(
+        label=_("Rooms above the room count"),
+        required=False,
+        help_text=_("Yes, sell more rooms than the room type has."),
+    )
 
     def __init__(self, *args, property, **kwargs):
         super().__init__(*args, **kwargs)
         self.property = property
+        #: The rooms to sell are far above a room type's rooms: the form shows the confirmation.
+        self.asks_confirmation = False
         self.room_types = {
             room_type.pk: room_type
             for room_type in RoomType.objects.filter(property=property).prefetch_related("translations")
@@ -218,10 +239,15 @@ class AriBulkEditForm(forms.Form):
             room_types=tuple(self.room_types[int(t[3:])] for t in targets if t.startswith("rt:")),
             weekdays=None if len(weekdays) == len(WEEKDAYS_ABBR) else weekdays,
             channel=data["channel"],
+            confirmed=data["confirm_rooms"],
         )
         errors = ari_edit_validate(edit)
+        self.asks_confirmation = "confirm" in errors or (
+            data["confirm_rooms"] and "confirm" in ari_edit_validate(dataclasses.replace(edit, confirmed=False))
+        )
+        fields = {"rate_plans": "targets", "room_types": "targets", "confirm": "confirm_rooms"}
         for name, message in errors.items():
-            self.add_error({"rate_plans": "targets", "room_types": "targets"}.get(name, name), message)
+            self.add_error(fields.get(name, name), message)
         data["edit"] = edit
         return data
 

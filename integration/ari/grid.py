@@ -1,7 +1,6 @@
 """The rates and availability grid: reading a month (or any span) of a property's room types and rate
 plans in a fixed number of queries, whatever the number of rows or days; the months it can show; saving
-one cell through the edits of integration.ari; and clearing a channel's own values, which those edits
-cannot express yet."""
+one cell through the edits of integration.ari, refused when the cell changed since staff saw it."""
 
 import datetime
 from dataclasses import dataclass, field
@@ -13,9 +12,18 @@ from django.utils.translation import gettext as _
 
 from ..content.choices import RatePlanType
 from .dates import DateRange, ari_window, korea_today
-from .models import ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomType, RoomTypeDay
+from .models import AriChangeSource, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomType, RoomTypeDay
 from .selectors import rate_plans_of
-from .services import AriEdit, Operation, ari_edit_apply, ari_edit_plan, ari_edit_validate
+from .services import (
+    AriEdit,
+    Operation,
+    ari_change_set_finish,
+    ari_change_set_start,
+    ari_edit_apply,
+    ari_edit_lock,
+    ari_edit_plan,
+    ari_edit_validate,
+)
 
 SATURDAY, SUNDAY = 5, 6
 
@@ -260,21 +268,66 @@ def ari_grid_read(prop, *, first, last, channel=None, room_type_ids=None, today=
 # --- One cell of the grid ---------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class CellSeen:
+    """What a cell of the grid showed when staff opened it: its value (a package: the price guests pay; a
+    channel: its own value) and, for a common rate, whether the day sold."""
+
+    value: int | None
+    open: bool | None = None
+
+
+class AriCellStale(ValidationError):
+    """The cell no longer holds what staff saw: now is what it holds."""
+
+    def __init__(self, message, *, now):
+        super().__init__(message, code="stale")
+        self.now = now
+
+
+def ari_cell_seen(target, day, *, channel=None):
+    """What the grid shows in target's cell on day (CellSeen), read as the grid reads it."""
+    room_type_id = target.pk if isinstance(target, RoomType) else target.room_type_id
+    grid = ari_grid_read(target.property, first=day, last=day, channel=channel, room_type_ids=[room_type_id])
+    (block,) = grid.room_types
+    if isinstance(target, RoomType):
+        cell = block.avail_cells[0]
+        return CellSeen(cell.allotment if channel is None else cell.cap)
+    (cell,) = [row.cells[0] for row in block.rate_plans if row.rate_plan.pk == target.pk]
+    if channel is not None:
+        return CellSeen(cell.override_price)
+    return CellSeen(cell.price, cell.open)
+
+
 @transaction.atomic
-def ari_cell_save(*, target, day, value, business_day=None, channel=None):
-    """Save one cell of the grid as one-day edits of integration.ari, together or not at all.
+def ari_cell_save(*, target, day, value, business_day=None, channel=None, user=None, seen=None, confirmed=False):
+    """Save one cell of the grid as one-day edits of integration.ari, together or not at all, recorded as
+    one change (a grid cell edit by user).
 
     target is a RatePlan (value: the rate, for a package the price guests pay; business_day: True, False
     or None to leave it) or a RoomType (value: the rooms to sell). With a channel, value is the channel's
-    own rate or cap, and None clears it. Raises ValidationError with the message to show on the cell.
+    own rate or cap, and None clears it. seen (CellSeen) is what the cell showed: when the cell holds
+    something else now, nothing is saved and AriCellStale says what it holds. Rooms to sell far above the
+    room type's rooms need confirmed. Raises ValidationError with the message to show on the cell (code
+    "confirm" when confirming would save it).
     """
     ranges = (DateRange(day, day),)
     availability = isinstance(target, RoomType)
+    if seen is not None:
+        room_type = target if availability else target.room_type
+        ari_edit_lock(AriEdit(ranges, Operation.SET, room_types=(room_type,), channel=channel), [day])
+        now = ari_cell_seen(target, day, channel=channel)
+        if now != seen:
+            raise AriCellStale(_stale_message(now), now=now)
     if channel is not None and value is None:
         targets = {"room_types": (target,)} if availability else {"rate_plans": (target,)}
-        return [ari_edit_apply(AriEdit(ranges, Operation.CLEAR_CHANNEL, None, channel=channel, **targets))]
-    if availability:
-        edits = [AriEdit(ranges, Operation.SET_AVAILABILITY, value, room_types=(target,), channel=channel)]
+        edits = [AriEdit(ranges, Operation.CLEAR_CHANNEL, None, channel=channel, **targets)]
+    elif availability:
+        edits = [
+            AriEdit(
+                ranges, Operation.SET_AVAILABILITY, value, room_types=(target,), channel=channel, confirmed=confirmed
+            )
+        ]
     else:
         edits = []
         if value is not None:
@@ -285,17 +338,30 @@ def ari_cell_save(*, target, day, value, business_day=None, channel=None):
         if business_day is not None and channel is None:
             operation = Operation.OPEN if business_day else Operation.CLOSE
             edits.append(AriEdit(ranges, operation, None, rate_plans=(target,)))
+    change_set = ari_change_set_start(prop=target.property, source=AriChangeSource.CELL, user=user)
     plans = []
     for edit in edits:
         errors = ari_edit_validate(edit)
+        if "confirm" in errors:
+            raise ValidationError(errors["confirm"], code="confirm")
         if errors:
             raise ValidationError(list(errors.values()))
         # The cell's own reason (ari_edit_apply would prefix it with the date the cell already shows).
         refused = ari_edit_plan(edit).errors
         if refused:
             raise ValidationError([change.error for change in refused])
-        plans.append(ari_edit_apply(edit))
+        plans.append(ari_edit_apply(edit, change_set=change_set))
+    ari_change_set_finish(change_set)
     return plans
+
+
+def _stale_message(now):
+    shown = "—" if now.value is None else f"{now.value:,}"
+    if now.open is False:
+        shown = _("%(value)s, closed for sale") % {"value": shown}
+    return _("Someone changed this cell after you opened it: it now holds %(value)s. Check it, then save again.") % {
+        "value": shown
+    }
 
 
 def _has_rate(rate_plan, day):

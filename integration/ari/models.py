@@ -1,12 +1,13 @@
 """Rates, business days and availability per day (per sales channel where they differ), and the date
-ranges still to be pushed to the hub."""
+ranges still to be pushed to the hub, and the history of every change (who, when, old and new values)."""
 
+from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from ..channels.models import SalesChannel
-from ..content.models import RatePlan, RoomType
+from ..content.models import Property, RatePlan, RoomType
 from ..sync.models import SyncState
 
 
@@ -127,3 +128,77 @@ class AriDirtyRange(models.Model):
 
     def __str__(self):
         return f"{self.date_from}..{self.date_to}"
+
+
+class AriChangeSource(models.TextChoices):
+    """The screen or import a change of rates and availability came through."""
+
+    CELL = "cell", _("grid cell edit")
+    BULK = "bulk", _("bulk edit")
+    CSV = "csv", _("CSV import")
+    UNDO = "undo", _("undo")
+    #: Demo data, management commands and other code calling the edits directly.
+    PROGRAM = "program", _("program")
+
+
+class AriChangeSet(models.Model):
+    """One change of a property's rates and availability as staff made it (a cell, a bulk edit, an
+    import, an undo): who, when and through which screen. Its cells are AriCellChange rows."""
+
+    property = models.ForeignKey(
+        Property, verbose_name=_("property"), on_delete=models.CASCADE, related_name="ari_changes"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("user"), on_delete=models.SET_NULL, null=True, blank=True
+    )
+    source = models.CharField(_("through"), max_length=8, choices=AriChangeSource.choices)
+    description = models.CharField(_("description"), max_length=300, blank=True)
+    undo_of = models.ForeignKey(
+        "self", verbose_name=_("undoes"), on_delete=models.SET_NULL, null=True, blank=True, related_name="undos"
+    )
+    cell_count = models.PositiveIntegerField(_("cells"), default=0)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("change of rates and availability")
+        verbose_name_plural = _("changes of rates and availability")
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["property", "-created_at"], name="arichangeset_property_recent")]
+
+    def __str__(self):
+        return f"{self.get_source_display()} {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class AriCellChange(models.Model):
+    """One cell's value before and after a change: a rate plan's rate, difference or business day (1 open,
+    0 closed), or a room type's rooms to sell; with a channel, that channel's own rate or cap."""
+
+    change_set = models.ForeignKey(AriChangeSet, on_delete=models.CASCADE, related_name="cells")
+    rate_plan = models.ForeignKey(RatePlan, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    room_type = models.ForeignKey(RoomType, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    channel = models.ForeignKey(SalesChannel, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    date = models.DateField(_("date"))
+    field = models.CharField(_("value"), max_length=16)
+    old = models.IntegerField(_("before"), null=True, blank=True)
+    new = models.IntegerField(_("after"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["change_set", "pk"]
+        indexes = [
+            models.Index(fields=["rate_plan", "date"], name="aricellchange_rate_plan_date"),
+            models.Index(fields=["room_type", "date"], name="aricellchange_room_type_date"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(rate_plan__isnull=False, room_type__isnull=True)
+                | Q(rate_plan__isnull=True, room_type__isnull=False),
+                name="aricellchange_one_target",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.date} {self.field}: {self.old} -> {self.new}"
+
+    @property
+    def target(self):
+        return self.rate_plan or self.room_type

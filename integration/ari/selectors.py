@@ -2,7 +2,10 @@
 
 from ..content.choices import RatePlanType
 from ..content.models import RatePlan
-from .models import RatePlanDay
+from .models import AriCellChange, RatePlanDay
+
+#: The most changes a cell's history lists (newest first).
+CELL_HISTORY_LIMIT = 50
 
 
 def standalone_rates(room_type_ids, first, last):
@@ -27,4 +30,15 @@ def rate_plans_of(prop):
         .select_related("room_type", "model", "property")
         .prefetch_related("room_type__translations", "model__translations")
         .order_by("room_type__name", "-model__type", "model__name")
+    )
+
+
+def ari_cell_history(*, target, date, channel=None, room_type=False):
+    """The latest changes of one cell of the grid, newest first, with their change (who, when, through
+    which screen): a rate plan's rate, difference and business day, or a room type's rooms to sell;
+    with a channel, that channel's own values. room_type: target is a RoomType."""
+    return list(
+        AriCellChange.objects.filter(**{"room_type" if room_type else "rate_plan": target}, date=date, channel=channel)
+        .select_related("change_set__user")
+        .order_by("-change_set__created_at", "-pk")[:CELL_HISTORY_LIMIT]
     )

@@ -1,7 +1,10 @@
-"""Edits of rates, business days and availability: one cell or many (bulk), their preview, and the dirty
-ranges that the sync to the hub picks up."""
+"""Edits of rates, business days and availability: one cell or many (bulk), their preview, the check
+that nobody changed the cells since that preview, the history of every cell they change (one change set
+per screen action), and the dirty ranges that the sync to the hub picks up."""
 
 import datetime
+import hashlib
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
@@ -15,11 +18,26 @@ from ..content.models import RoomType
 from ..sync.models import ResourceKind
 from ..sync.outbox import sync_state_changed, sync_state_ensure
 from .dates import ari_window, merge_ranges, ranges_of
-from .models import AriDirtyRange, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
+from .models import (
+    AriCellChange,
+    AriChangeSet,
+    AriChangeSource,
+    AriDirtyRange,
+    ChannelAvailDay,
+    ChannelRateDay,
+    RatePlanDay,
+    RoomTypeDay,
+)
 from .selectors import standalone_rates
 
 #: The highest rate, price or room count an edit may set (KRW or rooms); far above any real one.
 MAX_RATE = 1_000_000_000
+
+
+def availability_far_above(room_type, rooms):
+    """Whether rooms to sell is so far above what room_type has that staff must confirm it: more than its
+    number of rooms (when that is known). The one place that says what "far above" means."""
+    return rooms is not None and room_type.room_count is not None and rooms > room_type.room_count
 
 
 # --- Edits ------------------------------------------------------------------------------------
@@ -47,7 +65,8 @@ class Operation:
 class AriEdit:
     """One change to many cells: days (ranges, narrowed to weekdays, 0 = Monday), targets (rate plans
     for rate, open and close; room types for availability), an operation and its value. With a channel
-    it changes that channel's rate override or availability cap instead of the common values."""
+    it changes that channel's rate override or availability cap instead of the common values. confirmed:
+    staff confirmed rooms to sell far above a room type's number of rooms (availability_far_above)."""
 
     ranges: tuple
     operation: str
@@ -56,6 +75,7 @@ class AriEdit:
     room_types: tuple = ()
     weekdays: frozenset | None = None
     channel: object = None
+    confirmed: bool = False
 
     def dates(self):
         """Every selected day, in order."""
@@ -101,6 +121,23 @@ class AriPlan:
             days[change.target] += 1
         return list(days.items())
 
+    def fingerprint(self):
+        """A digest of every cell's current and new value: what a preview showed. The apply compares it
+        with the preview's, so that it never writes over what someone changed after that preview."""
+        cells = sorted(
+            (type(c.target).__name__, c.target.pk, c.date.isoformat(), c.field, c.old, c.new, bool(c.error))
+            for c in self.changes
+        )
+        return hashlib.sha256(json.dumps(cells).encode()).hexdigest()
+
+
+class AriStale(Exception):
+    """The cells no longer hold the values the preview showed: plan is what the edit would do now."""
+
+    def __init__(self, plan):
+        super().__init__("The cells changed since the preview.")
+        self.plan = plan
+
 
 def ari_edit_validate(edit):
     """Field errors of the edit itself (not of its cells), as a dict for a form."""
@@ -133,6 +170,12 @@ def ari_edit_validate(edit):
         errors["operation"] = _("Days open and close for every channel at once; choose no channel.")
     if edit.weekdays is not None and not edit.weekdays:
         errors["weekdays"] = _("Choose at least one weekday.")
+    if edit.operation == Operation.SET_AVAILABILITY and edit.channel is None and not edit.confirmed:
+        high = [room_type for room_type in edit.room_types if availability_far_above(room_type, edit.value)]
+        if high:
+            errors["confirm"] = _(
+                "%(value)s rooms to sell is more than %(room_type)s has (%(count)s rooms): confirm to sell that many."
+            ) % {"value": edit.value, "room_type": high[0].name, "count": high[0].room_count}
     if errors:
         return errors
     if not edit.dates():
@@ -151,10 +194,16 @@ def ari_edit_plan(edit):
 
 
 @transaction.atomic
-def ari_edit_apply(edit):
+def ari_edit_apply(edit, *, change_set=None, expected=None):
     """Apply the edit as one change: every cell or none. Raises ValidationError naming the first bad
-    cells when any cell cannot change. Marks what changed for the hub in the same transaction."""
+    cells when any cell cannot change, and AriStale when expected (the fingerprint of the plan a preview
+    showed) no longer matches the cells. Records each changed cell in change_set (a change of its own
+    when None) and marks what changed for the hub, in the same transaction."""
+    if expected is not None:
+        ari_edit_lock(edit, edit.dates())
     plan = ari_edit_plan(edit)
+    if expected is not None and plan.fingerprint() != expected:
+        raise AriStale(plan)
     if plan.errors:
         raise ValidationError([f"{change.date}: {change.error}" for change in plan.errors[:10]])
     if edit.operation == Operation.CLEAR_CHANNEL:
@@ -163,10 +212,91 @@ def ari_edit_apply(edit):
         _write_availability(edit, plan.changed)
     else:
         _write_rates(edit, plan.changed)
+    own = change_set is None
+    if own:
+        target = (edit.rate_plans or edit.room_types)[0]
+        change_set = AriChangeSet.objects.create(property_id=target.property_id, source=AriChangeSource.PROGRAM)
+    _record(change_set, edit.channel, plan.changed)
+    if own:
+        ari_change_set_finish(change_set)
     for target, dates in _dates_by_target(plan.changed).items():
         kind = ResourceKind.ARI_AVAILS if isinstance(target, RoomType) else ResourceKind.ARI_RATES
         ari_mark_dirty(target, kind=kind, dates=dates)
     return plan
+
+
+@transaction.atomic
+def ari_change_apply(*, prop, edit, source, user=None, expected=None):
+    """Apply edit (see ari_edit_apply, expected included) as one change of prop that user made through
+    source. Returns the plan and the change (None when no cell changed)."""
+    change_set = ari_change_set_start(prop=prop, source=source, user=user)
+    plan = ari_edit_apply(edit, change_set=change_set, expected=expected)
+    return plan, ari_change_set_finish(change_set)
+
+
+def ari_change_set_start(*, prop, source, user=None, description="", undo_of=None):
+    """A new change of prop's rates and availability that the edits applied with it record their cells
+    in. Call inside the transaction of the edits, then ari_change_set_finish."""
+    return AriChangeSet.objects.create(
+        property=prop,
+        source=source,
+        user=user if user is not None and user.is_authenticated else None,
+        description=description[:300],
+        undo_of=undo_of,
+    )
+
+
+def ari_change_set_finish(change_set):
+    """Drop the change when its edits changed no cell (a value saved as it was); else return it."""
+    if change_set.cell_count == 0:
+        change_set.delete()
+        return None
+    return change_set
+
+
+def _record(change_set, channel, changes):
+    """One history row per changed cell: bounded, written in one statement per thousand cells."""
+    channel_id = channel.pk if channel is not None else None
+    rows = [
+        AriCellChange(
+            change_set_id=change_set.pk,
+            channel_id=channel_id,
+            date=change.date,
+            field=change.field,
+            old=None if change.old is None else int(change.old),
+            new=None if change.new is None else int(change.new),
+            **{"room_type_id" if isinstance(change.target, RoomType) else "rate_plan_id": change.target.pk},
+        )
+        for change in changes
+    ]
+    AriCellChange.objects.bulk_create(rows, batch_size=1000)
+    change_set.cell_count += len(rows)
+    AriChangeSet.objects.filter(pk=change_set.pk).update(cell_count=change_set.cell_count)
+
+
+def ari_edit_lock(edit, dates):
+    """Lock the stored cells an edit reads (with the standalone rates that package prices stand on) until
+    its transaction ends, so that the check against the preview and the write see the same values.
+    Room type days are locked in date order, as bookings take them."""
+    room_types = {room_type.pk for room_type in edit.room_types} | {plan.room_type_id for plan in edit.rate_plans}
+    span = {"date__in": dates}
+    locks = [
+        RatePlanDay.objects.filter(rate_plan__room_type__in=room_types, **span).order_by("rate_plan", "date"),
+        RoomTypeDay.objects.filter(room_type__in=room_types, **span).order_by("room_type", "date"),
+    ]
+    if edit.channel is not None:
+        locks.append(
+            ChannelRateDay.objects.filter(channel=edit.channel, rate_plan__room_type__in=room_types, **span).order_by(
+                "rate_plan", "date"
+            )
+        )
+        locks.append(
+            ChannelAvailDay.objects.filter(channel=edit.channel, room_type__in=room_types, **span).order_by(
+                "room_type", "date"
+            )
+        )
+    for queryset in locks:
+        list(queryset.select_for_update(of=("self",)).values_list("pk", flat=True))
 
 
 def ari_mark_dirty(target, *, kind, dates):

@@ -232,7 +232,7 @@ class RoomTypeAdmin(HubContentAdmin):
     search_fields = ["name", "vendor_id", "property__name"]
     inlines = [RoomTypeTranslationInline, RoomTypePhotoInline]
     fieldsets = [
-        (None, {"fields": ["property", "vendor_id", "name", "status", "hub_sync"]}),
+        (None, {"fields": ["property", "vendor_id", "name", "status", "room_count", "hub_sync"]}),
         (
             _("Stay and occupancy"),
             {"fields": [("min_stay", "max_stay"), ("standard_capacity", "max_capacity"), "size"]},

@@ -46,6 +46,10 @@ class RoomType(models.Model):
     vendor_id = vendor_id_field()
     name = models.CharField(_("name"), max_length=200, help_text=_("The name staff know it by in this back office."))
     status = models.CharField(_("status"), max_length=8, choices=ContentStatus.choices, default=ContentStatus.ENABLED)
+    room_count = positive_field(
+        _("number of rooms"),
+        help_text=_("How many rooms of this type the property has; rooms to sell above it ask for confirmation."),
+    )
     min_stay = positive_field(_("minimum stay (nights)"))
     max_stay = positive_field(_("maximum stay (nights)"))
     size = models.DecimalField(

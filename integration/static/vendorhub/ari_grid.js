@@ -54,6 +54,42 @@
         error.hidden = !message;
     }
 
+    // Rooms to sell far above the room type's rooms: the server asks, a checkbox confirms.
+    function showConfirm(form, shown) {
+        const confirm = form.querySelector(".vh-editor-confirm");
+        if (confirm) {
+            confirm.hidden = !shown;
+            form.elements.confirm.checked = false;
+        }
+    }
+
+    // The cell's history (who changed it, when, from what to what, through which screen), on demand.
+    function showHistory(form, html) {
+        const box = form.querySelector(".vh-editor-history-list");
+        if (box) {
+            box.innerHTML = html || "";
+            box.hidden = html === null;
+        }
+    }
+
+    async function loadHistory(form) {
+        const query = new URLSearchParams({
+            kind: form.elements.kind.value,
+            target: form.elements.target.value,
+            date: form.elements.date.value,
+            channel: form.elements.channel.value,
+        });
+        let html;
+        try {
+            const response = await fetch(`${form.dataset.historyUrl}?${query}`, {credentials: "same-origin"});
+            html = await response.text();
+        } catch (error) {
+            html = "";
+            showError(form, form.dataset.errorNetwork);
+        }
+        showHistory(form, html);
+    }
+
     function openEditor(cell) {
         const form = editor();
         if (!form) {
@@ -93,6 +129,8 @@
             form.elements.open_for_sale.checked = cell.dataset.open !== "0";
         }
         showError(form, "");
+        showConfirm(form, false);
+        showHistory(form, null);
         form.hidden = false;
         const box = cell.getBoundingClientRect();
         const width = form.offsetWidth;
@@ -111,6 +149,9 @@
         }
         const body = new FormData(form);
         body.delete("open_for_sale");
+        // What the cell showed: the server refuses to save over a change made since.
+        body.set("seen_value", cell ? cell.dataset.value || "" : "");
+        body.set("seen_open", cell && "open" in cell.dataset ? cell.dataset.open : "");
         let answer;
         try {
             const response = await fetch(form.action, {
@@ -123,22 +164,26 @@
         } catch (error) {
             answer = {ok: false, error: form.dataset.errorNetwork};
         }
+        const id = cell ? cell.id : null;
+        if (answer.cells) {
+            for (const [cellId, html] of Object.entries(answer.cells)) {
+                const old = document.getElementById(cellId);
+                if (old) {
+                    old.outerHTML = html;
+                }
+            }
+            current = id ? document.getElementById(id) : null;
+        }
         if (!answer.ok) {
+            // Stale: the cell now shows what someone else saved; the editor stays open with the value typed.
             showError(form, answer.error);
-            if (cell) {
-                cell.classList.add("vh-cell-error");
-                cell.dataset.error = answer.error;
+            showConfirm(form, Boolean(answer.confirm));
+            if (current) {
+                current.classList.add("vh-editing", answer.stale ? "vh-cell-stale" : "vh-cell-error");
+                current.dataset.error = answer.error;
             }
             return;
         }
-        const id = cell ? cell.id : null;
-        for (const [cellId, html] of Object.entries(answer.cells)) {
-            const old = document.getElementById(cellId);
-            if (old) {
-                old.outerHTML = html;
-            }
-        }
-        current = id ? document.getElementById(id) : null;
         if (current) {
             current.classList.add("vh-cell-saved");
         }
@@ -153,6 +198,10 @@
         }
         if (event.target.closest(".vh-editor-cancel")) {
             closeEditor();
+            return;
+        }
+        if (event.target.closest(".vh-editor-history")) {
+            loadHistory(editor());
             return;
         }
         const form = editor();

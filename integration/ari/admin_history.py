@@ -1,0 +1,205 @@
+"""The history screens of a property's rates and availability: one cell's changes (opened from the
+calendar), the list of changes, and one change with its cells and its undo (previewed, then applied as a
+new change). A part of the property's admin (integration.ari.admin)."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.db import IntegrityError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from .admin_bulk import PREVIEW_CELLS, _hub_requests, _preview_cell, _target_label
+from .forms import AriCellForm
+from .history import ari_change_set_undo, ari_undo_plan
+from .models import AriChangeSet
+from .selectors import ari_cell_history, standalone_rates
+from .services import AriStale
+from .templatetags import krw
+
+#: Changes listed per page.
+CHANGES_PER_PAGE = 50
+
+
+def _field_label(field):
+    labels = {
+        "rate": _("rate"),
+        "rate_modify": _("difference"),
+        "business_day": _("open for sale"),
+        "allotment": _("rooms to sell"),
+        "cap": _("channel cap"),
+    }
+    return labels.get(field, field)
+
+
+def _value(field, value):
+    """A recorded value as staff read it."""
+    if value is None:
+        return "—"
+    if field == "business_day":
+        return _("open") if value else _("closed")
+    return krw(value, signed=field == "rate_modify")
+
+
+def _who(change_set):
+    return change_set.user.get_username() if change_set.user else _("(a program)")
+
+
+class AriHistoryViews:
+    """The history views of PropertyAriAdmin."""
+
+    def _change_url(self, prop, change_set):
+        return reverse("admin:integration_property_ari_change", args=[prop.pk, change_set.pk])
+
+    def calendar_history_view(self, request, object_id):
+        """GET ?kind=rate|availability&target=&date=[&channel=]: the cell's changes as an HTML fragment
+        (the calendar's cell editor shows it)."""
+        prop = self._ari_property(request, object_id, edit=False)
+        form = AriCellForm(request.GET, property=prop)
+        if not form.is_valid() or form.cleaned_data["target"] is None:
+            raise Http404("No such cell in this property.")
+        data = form.cleaned_data
+        changes = ari_cell_history(
+            target=data["target"],
+            date=data["date"],
+            channel=data["channel"],
+            room_type=data["kind"] == "availability",
+        )
+        rows = [
+            {
+                "when": change.change_set.created_at,
+                "who": _who(change.change_set),
+                "source": change.change_set.get_source_display(),
+                "url": self._change_url(prop, change.change_set),
+                "field": _field_label(change.field),
+                "old": _value(change.field, change.old),
+                "new": _value(change.field, change.new),
+            }
+            for change in changes
+        ]
+        return TemplateResponse(request, "admin/integration/property/ari_cell_history.html", {"rows": rows})
+
+    def calendar_changes_view(self, request, object_id):
+        """GET: the property's changes of rates and availability, newest first."""
+        prop = self._ari_property(request, object_id, edit=False)
+        changes = AriChangeSet.objects.filter(property=prop).select_related("user", "undo_of")
+        page = Paginator(changes, CHANGES_PER_PAGE).get_page(request.GET.get("page"))
+        for change_set in page:
+            change_set.who = _who(change_set)
+            change_set.url = self._change_url(prop, change_set)
+        context = self._context(
+            request,
+            prop,
+            _("Change history: %(property)s") % {"property": prop.name},
+            page=page,
+        )
+        return TemplateResponse(request, "admin/integration/property/ari_changes.html", context)
+
+    def calendar_change_view(self, request, object_id, change_id):
+        """GET: one change and its cells. POST "preview": what undoing it would do. POST "apply" (of the
+        previewed undo): the undo as a new change, refused with the new preview when the cells changed
+        since."""
+        prop = self._ari_property(request, object_id, edit=request.method == "POST")
+        change_set = get_object_or_404(
+            AriChangeSet.objects.select_related("user", "undo_of"), property=prop, pk=change_id
+        )
+        undo = None
+        if request.method == "POST":
+            undo = ari_undo_plan(change_set)
+            if "apply" in request.POST:
+                response, undo = self._undo_apply(request, prop, change_set, undo)
+                if response is not None:
+                    return response
+        cells = list(
+            change_set.cells.select_related("rate_plan__model", "rate_plan__room_type", "room_type", "channel")[
+                :PREVIEW_CELLS
+            ]
+        )
+        context = self._context(
+            request,
+            prop,
+            _("Change of rates and availability: %(property)s") % {"property": prop.name},
+            change_set=change_set,
+            who=_who(change_set),
+            undo_of_url=self._change_url(prop, change_set.undo_of) if change_set.undo_of else None,
+            undos=[(undo_set, self._change_url(prop, undo_set)) for undo_set in change_set.undos.all()],
+            cells=[
+                {
+                    "date": cell.date,
+                    "target": _target_label(cell.target),
+                    "channel": cell.channel,
+                    "field": _field_label(cell.field),
+                    "old": _value(cell.field, cell.old),
+                    "new": _value(cell.field, cell.new),
+                }
+                for cell in cells
+            ],
+            hidden_count=change_set.cell_count - len(cells),
+            can_edit=self.has_change_permission(request, prop),
+            undo=self._undo_preview(undo) if undo is not None else None,
+            changes_url=reverse("admin:integration_property_ari_changes", args=[prop.pk]),
+        )
+        return TemplateResponse(request, "admin/integration/property/ari_change.html", context)
+
+    def _undo_apply(self, request, prop, change_set, undo):
+        """Undo the change and show the new one; else (None, the undo as it is now) with a message."""
+        try:
+            new = ari_change_set_undo(change_set=change_set, user=request.user, expected=request.POST.get("cells", ""))
+        except AriStale as stale:
+            self.message_user(
+                request,
+                _(
+                    "Some of these cells changed after your preview, so nothing was undone. "
+                    "This is the new preview: check it, then undo."
+                ),
+                messages.WARNING,
+            )
+            return None, stale.plan
+        except (ValidationError, IntegrityError) as error:
+            reasons = " ".join(error.messages) if isinstance(error, ValidationError) else ""
+            reasons = reasons or _("bookings changed meanwhile.")
+            self.message_user(request, _("Nothing was undone: %(reasons)s") % {"reasons": reasons}, messages.ERROR)
+            return None, undo
+        if new is None:
+            self.message_user(request, _("Nothing to undo: every cell already holds its earlier value."))
+            return redirect(self._change_url(prop, change_set)), undo
+        self.message_user(
+            request,
+            _("Undone: %(cells)s cells restored; the hub receives them like any edit.") % {"cells": new.cell_count},
+            messages.SUCCESS,
+        )
+        return redirect(self._change_url(prop, new)), undo
+
+    def _undo_preview(self, undo):
+        """What the undo preview shows: the cells it restores (now and after), those it leaves and why,
+        and the hub requests."""
+        plan = undo.plan
+        changes = [*plan.errors, *plan.changed]
+        bases = {}
+        packages = [change for change in changes if change.field == "rate_modify"]
+        if packages:
+            bases = standalone_rates(
+                {change.target.room_type_id for change in packages},
+                min(change.date for change in packages),
+                max(change.date for change in packages),
+            )
+        return {
+            "cells": [_preview_cell(change, bases) for change in changes[:PREVIEW_CELLS]],
+            "changed_count": len(plan.changed),
+            "error_count": len(plan.errors),
+            "skipped": [
+                {
+                    "date": cell.date,
+                    "target": _target_label(cell.target),
+                    "field": _field_label(cell.field),
+                    "reason": reason,
+                }
+                for cell, reason in undo.skipped[:PREVIEW_CELLS]
+            ],
+            "skipped_count": len(undo.skipped),
+            "requests": _hub_requests(plan),
+            "digest": undo.fingerprint(),
+        }
