@@ -13,6 +13,7 @@ from integration.access.admin_mixins import PropertyScopedAdmin
 from integration.ari.dates import korea_today
 
 from .models import Booking, InboundCall
+from .settlement.admin_compare import BookingCompareViews
 
 
 class ReadOnlyAdmin(PropertyScopedAdmin):
@@ -74,7 +75,7 @@ class CheckinRangeFilter(admin.SimpleListFilter):
 
 
 @admin.register(Booking)
-class BookingAdmin(ReadOnlyAdmin):
+class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
     """Every booking the hub made; pending ones show how long their rooms have been held."""
 
     list_display = [
