@@ -11,6 +11,7 @@ from django.http import Http404, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from . import selectors, services
@@ -169,12 +170,15 @@ class ReconciliationAdmin(admin.ModelAdmin):
             number=request.GET.get("q", "")[:100],
         )
         writer = csv.writer(_Echo())
+        language = translation.get_language()
 
         def lines():
-            yield "\ufeff"
-            yield writer.writerow(selectors.csv_header())
-            for cells in selectors.csv_lines(rows):
-                yield writer.writerow(cells)
+            # The server reads this after the view returned: keep the request's language for the labels.
+            with translation.override(language):
+                yield "\ufeff"
+                yield writer.writerow(selectors.csv_header())
+                for cells in selectors.csv_lines(rows):
+                    yield writer.writerow(cells)
 
         response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
         name = f"settlement-{reconciliation.date_from}-{reconciliation.date_to}-{reconciliation.pk}.csv"

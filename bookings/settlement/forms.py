@@ -4,6 +4,7 @@ import datetime
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from integration.access.selectors import properties_for_user
 from integration.ari.dates import korea_today
@@ -22,7 +23,7 @@ class ReconciliationForm(forms.Form):
     """What to reconcile; the period defaults to the previous month."""
 
     property = forms.ModelChoiceField(
-        label=_("Property"), queryset=None, required=False, empty_label=_("All my properties")
+        label=pgettext_lazy("settlement", "Property"), queryset=None, required=False, empty_label=_("All my properties")
     )
     basis = forms.ChoiceField(label=_("Date basis"), choices=Basis.choices, initial=Basis.CHECKIN)
     date_from = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))

@@ -1,6 +1,7 @@
 """Reads of settlement reconciliation for its screens: what a manager may see, rows, totals, CSV lines."""
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from integration.access.choices import MembershipRole
 from integration.access.selectors import properties_for_user
@@ -67,11 +68,18 @@ def monthly_totals(reconciliation) -> list[dict]:
     ]
 
 
+def _plain(amount) -> str:
+    """An amount as a spreadsheet reads it: "121000", "99.5"; empty for None."""
+    if amount is None:
+        return ""
+    return str(int(amount)) if amount == amount.to_integral_value() else str(amount)
+
+
 def csv_header() -> list[str]:
     """The CSV export's header line, in the user's language."""
     return [
         _("Vendor booking number"),
-        _("Property"),
+        pgettext("settlement", "Property"),
         _("Date"),
         _("Result"),
         _("Status at the hub"),
@@ -94,8 +102,8 @@ def csv_lines(rows):
             str(labels[row.category]),
             row.hub_status,
             row.our_status,
-            "" if row.hub_total_amount is None else str(row.hub_total_amount.normalize()),
-            "" if row.our_total_amount is None else str(row.our_total_amount.normalize()),
-            "" if row.hub_net_price is None else str(row.hub_net_price.normalize()),
-            "" if row.our_net_price is None else str(row.our_net_price.normalize()),
+            _plain(row.hub_total_amount),
+            _plain(row.our_total_amount),
+            _plain(row.hub_net_price),
+            _plain(row.our_net_price),
         ]
