@@ -7,9 +7,9 @@ Decisions where the spec is silent (hub-contract.md, ops 19-20; the README's "Se
 - the refund after a cancel is the percent of the refund policy still ahead at the time of the cancel
   (0 when none is, or the booking is not refundable); charged_amount = total_amount - refund_amount;
 - price_type carries the booking's payment type;
-- the list is in the order the sales were stored; dates are Korea dates, `from` and `to` included; a
-  limit above MAX_LIMIT is cut to it (the answer's limit says so), as is one above the fault setting's
-  settlement_page_size.
+- the list is in the order of the option's date, then of when the sales were stored; dates are Korea
+  dates, `from` and `to` included; a limit above MAX_LIMIT is cut to it (the answer's limit says so), as
+  is one above the fault setting's settlement_page_size.
 """
 
 import datetime
@@ -169,7 +169,9 @@ def settlement_list(params) -> dict:
     )
     if params.get("vendor_property_id"):
         sales = sales.filter(vendor_property_id=params["vendor_property_id"])
-    rows = sales.order_by("pk").values(
+    # In the option's date order: the (vendor_property_id, date) and (date) indexes, which end in the row
+    # id, then give each page without sorting every record of the period.
+    rows = sales.order_by(option, "pk").values(
         "vendor_booking_number",
         "status",
         "booking",

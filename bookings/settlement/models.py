@@ -93,3 +93,16 @@ class ReconciliationRow(models.Model):
 
     def __str__(self):
         return f"{self.vendor_booking_number}: {self.get_category_display()}"
+
+    # Methods, not properties: the class body's `property` is the field. Templates call them alike.
+    def hub_status_label(self):
+        """The hub's status in the user's language when it is one of ours, as the hub wrote it otherwise."""
+        return _status_label(self.hub_status)
+
+    def our_status_label(self):
+        """Our status in the user's language."""
+        return _status_label(self.our_status)
+
+
+def _status_label(value):
+    return Booking.Status(value).label if value in Booking.Status.values else value

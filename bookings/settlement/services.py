@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from celery import current_app
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, Exists, F, OuterRef, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -121,48 +121,99 @@ def _amount(value) -> Decimal | None:
 
 
 _OURS = ("pk", "vendor_booking_number", "status", "total_amount", "net_price", "checkin", "checkout")
+#: The columns a run writes, in the order of the tuples below.
+_COLUMNS = (
+    "reconciliation",
+    "property",
+    "category",
+    "vendor_booking_number",
+    "booking",
+    "date",
+    "month",
+    "hub_status",
+    "our_status",
+    "hub_total_amount",
+    "our_total_amount",
+    "hub_net_price",
+    "our_net_price",
+)
 
 
-def _row(reconciliation, prop, record, ours) -> ReconciliationRow:
-    """The row of one hub record, compared with our booking of the same number (or None)."""
-    day = _korea_date(record[reconciliation.basis])
-    row = ReconciliationRow(
-        reconciliation=reconciliation,
-        property=prop,
-        vendor_booking_number=str(record["booking_number"])[:100],
-        date=day,
-        month=day.replace(day=1),
-        hub_status=str(record.get("status") or "")[:20],
-        hub_total_amount=_amount(record.get("total_amount")),
-        hub_net_price=_amount(record.get("net_price")),
-    )
+class _RowWriter:
+    """Writes rows as plain tuples with one executemany per batch: a page of model instances through
+    bulk_create costs more than reading the page from the hub (bench.settlement)."""
+
+    def __init__(self):
+        fields = [ReconciliationRow._meta.get_field(name) for name in _COLUMNS]
+        table = connection.ops.quote_name(ReconciliationRow._meta.db_table)
+        names = ", ".join(connection.ops.quote_name(field.column) for field in fields)
+        self.sql = f"INSERT INTO {table} ({names}) VALUES ({', '.join(['%s'] * len(fields))})"  # noqa: S608
+        self.ops = connection.ops
+        self.decimal = fields[_COLUMNS.index("hub_total_amount")]
+
+    def amount(self, value):
+        return self.ops.adapt_decimalfield_value(value, self.decimal.max_digits, self.decimal.decimal_places)
+
+    def row(self, reconciliation, prop, category, number, booking_id, day, hub, ours):
+        """hub is (status, total_amount, net_price) or None; ours the same or None."""
+        hub, ours = hub or ("", None, None), ours or ("", None, None)
+        return (
+            reconciliation.pk,
+            prop.pk,
+            category,
+            number,
+            booking_id,
+            self.ops.adapt_datefield_value(day),
+            self.ops.adapt_datefield_value(day.replace(day=1)),
+            hub[0],
+            ours[0],
+            self.amount(hub[1]),
+            self.amount(ours[1]),
+            self.amount(hub[2]),
+            self.amount(ours[2]),
+        )
+
+    def write(self, rows):
+        with connection.cursor() as cursor:
+            cursor.executemany(self.sql, rows)
+
+
+def _category(hub, ours) -> str:
+    """What comparing the hub's (status, total, net) with ours finds (see Category for the order)."""
     if ours is None:
-        row.category = Category.HUB_ONLY
-        return row
-    row.booking_id = ours["pk"]
-    row.our_status, row.our_total_amount, row.our_net_price = ours["status"], ours["total_amount"], ours["net_price"]
-    if row.hub_status != row.our_status:
-        row.category = Category.STATUS_DIFFERS
-    elif row.hub_total_amount != row.our_total_amount or row.hub_net_price != row.our_net_price:
-        row.category = Category.AMOUNT_DIFFERS
-    else:
-        row.category = Category.MATCHED
-    return row
+        return Category.HUB_ONLY
+    if hub[0] != ours[0]:
+        return Category.STATUS_DIFFERS
+    if hub[1] != ours[1] or hub[2] != ours[2]:
+        return Category.AMOUNT_DIFFERS
+    return Category.MATCHED
 
 
-def _match_page(reconciliation, prop, records):
-    numbers = [str(record.get("booking_number")) for record in records]
+def _match_page(writer, reconciliation, prop, records):
+    """Compare one page of the hub's records with our bookings of the same numbers; write its rows."""
+    numbers = [str(record.get("booking_number"))[:100] for record in records]
     ours = {
         booking["vendor_booking_number"]: booking
         for booking in Booking.objects.filter(vendor_booking_number__in=numbers).values(*_OURS)
     }
-    rows = [_row(reconciliation, prop, record, ours.get(str(record.get("booking_number")))) for record in records]
+    rows = []
+    for number, record in zip(numbers, records, strict=True):
+        hub = (
+            str(record.get("status") or "")[:20],
+            _amount(record.get("total_amount")),
+            _amount(record.get("net_price")),
+        )
+        booking = ours.get(number)
+        mine = (booking["status"], booking["total_amount"], booking["net_price"]) if booking else None
+        day = _korea_date(record[reconciliation.basis])
+        booking_id = booking["pk"] if booking else None
+        rows.append(writer.row(reconciliation, prop, _category(hub, mine), number, booking_id, day, hub, mine))
     with transaction.atomic():
-        ReconciliationRow.objects.bulk_create(rows)
+        writer.write(rows)
         Reconciliation.objects.filter(pk=reconciliation.pk).update(records_seen=F("records_seen") + len(rows))
 
 
-def _missing_at_hub(reconciliation, prop):
+def _missing_at_hub(writer, reconciliation, prop):
     """Rows for our settled bookings of the period that the hub's list did not name, in batches."""
     start, end = _day_bounds(reconciliation.date_from, reconciliation.date_to)
     basis = reconciliation.basis
@@ -179,24 +230,21 @@ def _missing_at_hub(reconciliation, prop):
     )
     last = 0
     while batch := list(missing.filter(pk__gt=last)[:BATCH_SIZE]):
-        rows = []
-        for booking in batch:
-            day = _korea_date(booking[basis])
-            rows.append(
-                ReconciliationRow(
-                    reconciliation=reconciliation,
-                    property=prop,
-                    category=Category.OURS_ONLY,
-                    vendor_booking_number=booking["vendor_booking_number"],
-                    booking_id=booking["pk"],
-                    date=day,
-                    month=day.replace(day=1),
-                    our_status=booking["status"],
-                    our_total_amount=booking["total_amount"],
-                    our_net_price=booking["net_price"],
+        writer.write(
+            [
+                writer.row(
+                    reconciliation,
+                    prop,
+                    Category.OURS_ONLY,
+                    booking["vendor_booking_number"],
+                    booking["pk"],
+                    _korea_date(booking[basis]),
+                    None,
+                    (booking["status"], booking["total_amount"], booking["net_price"]),
                 )
-            )
-        ReconciliationRow.objects.bulk_create(rows)
+                for booking in batch
+            ]
+        )
         last = batch[-1]["pk"]
 
 
@@ -242,10 +290,11 @@ def reconciliation_run(*, reconciliation_id: int, client=None) -> Reconciliation
             hub.settlement_count(**filters, vendor_property_id=p.vendor_id, client=client) for p in properties
         )
         Reconciliation.objects.filter(pk=reconciliation.pk).update(records_expected=expected)
+        writer = _RowWriter()
         for prop in properties:
             for _count, records in hub.settlement_pages(**filters, vendor_property_id=prop.vendor_id, client=client):
-                _match_page(reconciliation, prop, records)
-            _missing_at_hub(reconciliation, prop)
+                _match_page(writer, reconciliation, prop, records)
+            _missing_at_hub(writer, reconciliation, prop)
     except HubError as error:
         logger.warning("reconciliation %s failed: %s", reconciliation.pk, error.message)
         Reconciliation.objects.filter(pk=reconciliation.pk).update(
