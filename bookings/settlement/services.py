@@ -272,10 +272,17 @@ def _totals(reconciliation):
     return totals, [{"month": month, **counts} for month, counts in months.items()]
 
 
+def _fail(reconciliation, message):
+    logger.warning("reconciliation %s failed: %s", reconciliation.pk, message)
+    Reconciliation.objects.filter(pk=reconciliation.pk).update(
+        status=RunStatus.FAILED, error=message, finished_at=timezone.now()
+    )
+
+
 def reconciliation_run(*, reconciliation_id: int, client=None) -> Reconciliation:
     """Run one reconciliation from the start: count the hub's records, page through them property by
     property, match, find our bookings the hub did not list, store the totals. A hub that fails (after
-    the client's retries) leaves the run failed with the hub's message."""
+    the client's retries), or answers a record that cannot be read, leaves the run failed saying why."""
     reconciliation = Reconciliation.objects.get(pk=reconciliation_id)
     if reconciliation.status == RunStatus.DONE:
         return reconciliation
@@ -296,9 +303,12 @@ def reconciliation_run(*, reconciliation_id: int, client=None) -> Reconciliation
                 _match_page(writer, reconciliation, prop, records)
             _missing_at_hub(writer, reconciliation, prop)
     except HubError as error:
-        logger.warning("reconciliation %s failed: %s", reconciliation.pk, error.message)
-        Reconciliation.objects.filter(pk=reconciliation.pk).update(
-            status=RunStatus.FAILED, error=error.message, finished_at=timezone.now()
+        _fail(reconciliation, error.message)
+    except (AttributeError, KeyError, TypeError, ValueError) as error:
+        # A record without a readable booking_number, status or date: say so rather than stay "running".
+        _fail(
+            reconciliation,
+            _("The hub's settlement list holds a record that cannot be read (%(error)r).") % {"error": error},
         )
     else:
         totals, monthly = _totals(reconciliation)
