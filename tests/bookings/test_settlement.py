@@ -108,6 +108,18 @@ def test_each_difference_the_fault_setting_makes_is_found(selling):
         sum(v for k, v in month.items() if k != "month") for month in reconciliation.monthly
     )
     assert reconciliation.records_seen == reconciliation.records_expected == 6
+    hub_records = {
+        record["booking_number"]: record
+        for _count, records in settlement_hub.settlement_pages(
+            option="checkin", date_from=reconciliation.date_from, date_to=reconciliation.date_to
+        )
+        for record in records
+    }
+    refunded = hub_records[canceled]
+    assert refunded["status"] == "canceled"
+    assert refunded["refund_amount"] + refunded["charged_amount"] == refunded["total_amount"]
+    assert refunded["refund_amount"] == SandboxSale.objects.get(vendor_booking_number=canceled).refund_amount
+    assert hub_records[matched]["charged_amount"] == hub_records[matched]["total_amount"]
 
 
 def test_a_hub_that_stays_down_fails_the_run_with_its_message(selling, settings):
