@@ -49,9 +49,10 @@ lint: $(VENV)/.dev
 test: $(VENV)/.dev messages lint
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-## bench: the sync, rates-and-availability and booking benchmarks on a fresh database (SQLite under var/bench/, or DATABASE_URL's server); prints figures
+## bench: the sync, rates-and-availability, booking and settlement benchmarks on a fresh database (SQLite under var/bench/, or DATABASE_URL's server); prints figures
 bench: $(VENV)/.dev messages
 	$(BIN)/python -m bench.sync
 	$(BIN)/python -m bench.ari
 	$(BIN)/python -m bench.ari_history
 	$(BIN)/python -m bench.bookings
+	$(BIN)/python -m bench.settlement

@@ -14,6 +14,7 @@ from integration.ari.dates import korea_today
 from integration.log_display import decoded_path, pretty_json
 
 from .models import Booking, InboundCall
+from .settlement.admin_compare import BookingCompareViews
 
 
 class ReadOnlyAdmin(PropertyScopedAdmin):
@@ -75,7 +76,7 @@ class CheckinRangeFilter(admin.SimpleListFilter):
 
 
 @admin.register(Booking)
-class BookingAdmin(ReadOnlyAdmin):
+class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
     """Every booking the hub made; pending ones show how long their rooms have been held."""
 
     list_display = [

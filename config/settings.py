@@ -8,6 +8,7 @@ secrets and refuses to start without them. README.md lists every variable.
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -51,6 +52,7 @@ INSTALLED_APPS = [
     "integration",
     "licenses",
     "bookings",
+    "bookings.settlement",
 ]
 
 HUB_SANDBOX_ENABLED = env.bool("HUB_SANDBOX_ENABLED", default=False)
@@ -165,6 +167,11 @@ CELERY_BEAT_SCHEDULE = {
     # Pending holds older than BOOKING_HOLD_MINUTES are released within a minute of expiring.
     "bookings-release-expired": {"task": "bookings.tasks.bookings_release_expired_task", "schedule": 60.0},
     "bookings-call-log-purge": {"task": "bookings.tasks.inbound_calls_purge_task", "schedule": 24 * 60 * 60.0},
+    # The previous month's settlement, reconciled every night (Korea time) once the hub has settled the day.
+    "settlement-reconcile-nightly": {
+        "task": "settlement.tasks.reconciliations_nightly_task",
+        "schedule": crontab(hour=4, minute=30),
+    },
 }
 if HUB_SANDBOX_ENABLED and HUB_SANDBOX_SELL_SECONDS > 0:
     CELERY_BEAT_SCHEDULE["sandbox-sell"] = {

@@ -191,11 +191,19 @@ class SandboxRateplanAdmin(HubContentAdmin):
 class SandboxSaleAdmin(SandboxReadOnlyAdmin):
     """Bookings the sandbox sold as the hub, with the vendor's last answer."""
 
-    list_display = ["vendor_booking_number", "gds_sub_booking_number", "rateplan", "status", "created_at"]
+    list_display = ["vendor_booking_number", "gds_sub_booking_number", "rateplan", "status", "drift", "created_at"]
     list_select_related = ["rateplan"]
-    list_filter = ["status"]
+    list_filter = ["status", "drift"]
     search_fields = ["vendor_booking_number", "gds_booking_number", "gds_sub_booking_number"]
-    fields = ["vendor_booking_number", "gds_booking_number", "gds_sub_booking_number", "status", "answer_json"]
+    fields = [
+        "vendor_booking_number",
+        "gds_booking_number",
+        "gds_sub_booking_number",
+        "status",
+        "refund_amount",
+        "drift",
+        "answer_json",
+    ]
     readonly_fields = ["answer_json"]
     list_defer = ("booking",)
 

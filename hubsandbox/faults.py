@@ -1,4 +1,5 @@
-"""Fault injection for the sandbox hub: 5xx answers, 429 with Retry-After, added latency, dropped connections.
+"""Fault injection for the sandbox hub: 5xx answers, 429 with Retry-After, added latency, dropped connections,
+and settlement records that differ from the vendor's bookings.
 
 Two ways to turn faults on:
 
@@ -12,6 +13,12 @@ Two ways to turn faults on:
 Each request draws its fault from one random generator, so a given seed gives the same faults in the
 same order of requests. A `sequence` fixes the faults of the first requests (then the rates apply),
 for tests that need "first a 503, then success" exactly.
+
+Settlement (operations 19-20): `settlement_drift_rate` is the share of the sales the sandbox stores whose
+settlement record will differ from what the vendor answered, each by one kind drawn from
+`settlement_drift` ("amount|status|unknown|unsent": another amount, another status, an extra record of a
+booking the vendor never received, the sale left out of the lists); `settlement_page_size` makes the
+list answer fewer records per page than asked, as the contract allows the hub to.
 
 Dropped connections: the sandbox shuts down the client's socket (SHUT_RDWR) from the view and lets the
 server's write of the answer fail. The socket is reached through what the server puts in the WSGI
@@ -35,6 +42,8 @@ from enum import StrEnum
 from http import HTTPStatus
 
 from django.http import HttpResponse, JsonResponse
+
+from .models import SettlementDrift
 
 logger = logging.getLogger(__name__)
 
@@ -68,9 +77,17 @@ class FaultConfig:
     latency_jitter_ms: int = 0  # plus a random 0..jitter on top
     seed: int | None = None
     sequence: tuple[Fault, ...] = ()  # faults of the first requests, in order
+    settlement_drift_rate: float = 0.0  # share of stored sales whose settlement record differs
+    settlement_drift: tuple[str, ...] = tuple(SettlementDrift.values)  # the kinds of difference drawn from
+    settlement_page_size: int = 0  # > 0: the settlement list answers at most this many records per page
 
     def __post_init__(self):
         object.__setattr__(self, "sequence", tuple(Fault(item) for item in self.sequence))
+        object.__setattr__(self, "settlement_drift", tuple(SettlementDrift(item) for item in self.settlement_drift))
+        if not 0 <= self.settlement_drift_rate <= 1 or not self.settlement_drift:
+            raise ValueError("settlement_drift_rate must be within 0..1, with at least one settlement_drift kind")
+        if self.settlement_page_size < 0:
+            raise ValueError("settlement_page_size must be >= 0")
         rates = (self.error_rate, self.throttle_rate, self.drop_rate)
         if any(not 0 <= rate <= 1 for rate in rates) or sum(rates) > 1:
             raise ValueError("error_rate, throttle_rate and drop_rate must be within 0..1 and add up to at most 1")
@@ -90,9 +107,10 @@ class FaultConfig:
             if name not in names:
                 raise ValueError(f"{ENVIRONMENT_VARIABLE}: unknown option {name!r}; known: {', '.join(names)}")
             try:
-                if name == "sequence":
-                    options[name] = tuple(Fault(part.strip()) for part in value.split("|") if part.strip())
-                elif name in ("error_rate", "throttle_rate", "drop_rate"):
+                if name in ("sequence", "settlement_drift"):
+                    kind = Fault if name == "sequence" else SettlementDrift
+                    options[name] = tuple(kind(part.strip()) for part in value.split("|") if part.strip())
+                elif name in ("error_rate", "throttle_rate", "drop_rate", "settlement_drift_rate"):
                     options[name] = float(value)
                 else:
                     options[name] = int(value)
@@ -123,7 +141,16 @@ class FaultInjector:
         self.counts: Counter[Fault] = Counter()
         self._random = random.Random(config.seed)  # noqa: S311 - simulation, not security
         self._sequence = deque(config.sequence)
+        # Its own generator: storing sales must not shift the faults drawn for requests.
+        self._drift_random = random.Random(config.seed)  # noqa: S311 - simulation, not security
         self._lock = threading.Lock()
+
+    def draw_drift(self) -> SettlementDrift | None:
+        """How the settlement record of the sale being stored will differ from the vendor's, or None."""
+        with self._lock:
+            if self._drift_random.random() >= self.config.settlement_drift_rate:
+                return None
+            return self._drift_random.choice(self.config.settlement_drift)
 
     def draw(self) -> Decision:
         """The fault and delay of the next request."""

@@ -1,6 +1,7 @@
 """What the sandbox hub holds: the content vendors pushed, and a log of every request it received."""
 
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -310,6 +311,17 @@ class SandboxLicenseHistory(models.Model):
 # --- Bookings the sandbox sold as the hub (hub-contract.md section 3; operation 19) ------------------
 
 
+class SettlementDrift(models.TextChoices):
+    """How one of the sandbox's settlement records differs from the vendor's booking (fault injection)."""
+
+    AMOUNT = "amount", _("amount differs")
+    STATUS = "status", _("status differs")
+    #: A phantom record: a booking the hub says it sold that the vendor never received.
+    UNKNOWN = "unknown", _("never received by the vendor")
+    #: The hub left this sale out of its lists: a booking the vendor holds that the hub never sent.
+    UNSENT = "unsent", _("never sent by the hub")
+
+
 class SandboxSale(models.Model):
     """A booking the sandbox sold through our vendor API, as the hub would: the last booking answer the
     vendor API gave for it. Only sales the vendor accepted (create answered 200) are stored."""
@@ -325,6 +337,14 @@ class SandboxSale(models.Model):
     gds_sub_booking_number = models.CharField(_("hub sub-booking number"), max_length=100, unique=True)
     status = models.CharField(_("status"), max_length=16)
     booking = models.JSONField(_("vendor's answer"), default=dict, help_text=_("The last booking answer."))
+    # The settlement list (operation 20) filters on these; copied from the create's answer.
+    vendor_property_id = models.CharField(_("vendor property id"), max_length=40, blank=True)
+    checkin = models.DateTimeField(_("check-in"), null=True, blank=True)
+    checkout = models.DateTimeField(_("check-out"), null=True, blank=True)
+    #: What the hub gave back to the guest after a cancel (its refund policy at the time of the cancel).
+    refund_amount = models.DecimalField(_("refund amount"), max_digits=14, decimal_places=2, default=0)
+    #: How the hub's settlement record differs from what the vendor answered (the settlement fault setting).
+    drift = models.CharField(_("settlement drift"), max_length=8, choices=SettlementDrift.choices, blank=True)
     created_at = models.DateTimeField(_("sold at"), default=timezone.now, db_index=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
@@ -332,6 +352,17 @@ class SandboxSale(models.Model):
         verbose_name = _("hub sale")
         verbose_name_plural = _("hub sales")
         ordering = ["-created_at", "-id"]
+        # The settlement list's filters, over the records it lists only: a page then skips its offset and
+        # counts in the index alone, and comes in the list's order without sorting the period.
+        indexes = [
+            models.Index(fields=[*prefix, date], name=f"sandbox_sale_{name}", condition=~Q(drift="unsent"))
+            for prefix, date, name in (
+                ((), "checkin", "checkin"),
+                ((), "checkout", "checkout"),
+                (("vendor_property_id",), "checkin", "property_checkin"),
+                (("vendor_property_id",), "checkout", "property_checkout"),
+            )
+        ]
 
     def __str__(self):
         return f"{self.vendor_booking_number} ({self.status})"

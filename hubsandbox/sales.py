@@ -18,10 +18,10 @@ from django.conf import settings
 from django.utils import timezone
 from standardwebhooks import Webhook
 
+from . import settlement
 from .ari import KOREA, korea_today, rate_days
-from .errors import NotFound
 from .hubs import current_hub, serving
-from .models import RateplanModelType, SandboxRateplan, SandboxSale
+from .models import RateplanModelType, SandboxRateplan, SandboxSale, SettlementDrift
 
 logger = logging.getLogger(__name__)
 
@@ -169,7 +169,7 @@ def create_body(rateplan, *, checkin, nights, amounts, adults, channel_id=1, cha
         "amount": amount,
         "rates": amounts,
         "total_amount": amount,
-        "net_price": amount,
+        "net_price": settlement.net_price(amount),
         "payment_type": "prepayment",
         "guest": {"name": "Sandbox Guest", "adults": adults, "children": 0, "infants": 0, "pets": 0, "cars": 0},
         "booker": {"name": "Sandbox Guest", "email": "guest@example.com", "phone": "010-0000-0000"},
@@ -215,22 +215,18 @@ def sell(
         return result
     if not step("create", "POST", "/bookings", body):
         return result
+    policy = result.steps[0].answer
     created = result.steps[-1].answer
-    result.sale = SandboxSale.objects.create(
-        rateplan=rateplan,
-        vendor_booking_number=created["vendor_booking_number"],
-        gds_booking_number=body["gds_booking_number"],
-        gds_sub_booking_number=body["gds_sub_booking_number"],
-        status=created["status"],
-        booking=created,
-    )
+    result.sale = settlement.sale_store(rateplan=rateplan, body=body, created=created)
     path = f"/bookings/{created['vendor_booking_number']}"
     if not step("confirm", "PUT", f"{path}/confirm"):
         return result
     if then == "modify":
         step("modify", "PUT", f"{path}/modify", {"special_comment": "Late arrival, around 22:00", "visit_type": "car"})
-    elif then == "cancel":
-        step("cancel", "POST", f"{path}/cancel")
+    elif then == "cancel" and step("cancel", "POST", f"{path}/cancel"):
+        percent = settlement.refund_percent(policy, at=timezone.now())
+        result.sale.refund_amount = result.sale.booking["total_amount"] * percent // 100
+        result.sale.save(update_fields=["refund_amount", "updated_at"])
     return result
 
 
@@ -300,13 +296,17 @@ _COPIED = (
 
 def booking_lookup(number: str) -> dict:
     """GET /gds/vendor/booking/{vendor_booking_number}: the spec's Booking (single retrieval response)
-    of a booking the sandbox sold; NotFound otherwise."""
-    sale = SandboxSale.objects.filter(vendor_booking_number=number).first()
-    if sale is None:
-        raise NotFound(f"booking {number}: not found")
+    of a booking the sandbox sold, with the differences the fault setting put in its records; NotFound
+    otherwise (also for a sale the hub never sent)."""
+    sale = settlement.sale_for_lookup(number)
     booking = sale.booking
     answer = {"error": "", "bookingNumber": sale.vendor_booking_number}
     answer.update({key: booking.get(key) for key in _COPIED})
+    answer["status"], answer["total_amount"] = settlement.hub_figures(
+        status=sale.status, total_amount=booking["total_amount"], drift=sale.drift
+    )
+    if sale.drift == SettlementDrift.AMOUNT:
+        answer["net_price"] = settlement.net_price(answer["total_amount"])
     answer["update_at"] = booking.get("updated_at")
     answer["request_at"] = timezone.now().astimezone(KOREA).isoformat()
     for key in _OPTIONAL:

@@ -39,5 +39,6 @@ urlpatterns = [
     path(f"{_PROPERTY}/licenses", views_licenses.LicenseCollectionView.as_view(), name="licenses"),
     path(f"{_PROPERTY}/licenses/<int:license_id>", views_licenses.LicenseView.as_view(), name="license"),
     path("gds/vendor/booking/<str:number>", views_bookings.BookingLookupView.as_view(), name="booking"),
+    path("gds/vendor/bookings", views_bookings.SettlementListView.as_view(), name="settlement"),
     re_path(r"^.*$", views.UnknownPathView.as_view(), name="unknown"),
 ]

@@ -1,6 +1,7 @@
-"""The sandbox hub's booking lookup (operation 19): answers from the bookings it sold (hubsandbox.sales)."""
+"""The sandbox hub's booking reads: the lookup (operation 19) from the bookings it sold (hubsandbox.sales)
+and the settlement list (operation 20, hubsandbox.settlement)."""
 
-from . import sales
+from . import sales, settlement
 from .views import HubView
 
 
@@ -9,3 +10,11 @@ class BookingLookupView(HubView):
 
     def get(self, request, number):
         return sales.booking_lookup(number)
+
+
+class SettlementListView(HubView):
+    """GET /gds/vendor/bookings?option=&from=&to=&offset=&limit=&vendor_property_id=: one page of the
+    settlement list."""
+
+    def get(self, request):
+        return settlement.settlement_list(request.GET)

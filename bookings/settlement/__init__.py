@@ -1,2 +1,2 @@
-"""Settlement reconciliation: the hub's settlement list checked against our bookings (the home of that
-work; nothing here yet)."""
+"""Settlement reconciliation: the hub's settlement list matched against our bookings, and the hub's view of
+one booking beside ours (its own Django app, label `settlement`)."""

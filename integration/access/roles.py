@@ -46,6 +46,9 @@ _MANAGER_ONLY_PERMISSIONS = [
     # Licenses are uploaded and followed, never edited or deleted (the hub has neither).
     "licenses.view_licenserequest",
     "licenses.add_licenserequest",
+    # Settlement: managers run reconciliations of their properties and read them; nobody edits one.
+    "settlement.view_reconciliation",
+    "settlement.add_reconciliation",
 ]
 
 ROLE_PERMISSIONS = {

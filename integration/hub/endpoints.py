@@ -49,3 +49,6 @@ LICENSE_LIST = Endpoint("license.list", "GET", _P + "/licenses")
 LICENSE_READ = Endpoint("license.read", "GET", _P + "/licenses/{license_id}")
 BOOKING_READ = Endpoint("booking.read", "GET", "/booking/{number}")
 SETTLEMENT_LIST = Endpoint("settlement.list", "GET", "/bookings")
+#: OURS (contract op 20): the settlement list's limit defaults to 100 and is at most this; the hub may answer
+#: fewer records than asked, so a reader advances offset by the records received until it reaches count.
+SETTLEMENT_MAX_LIMIT = 1000

@@ -1,0 +1,59 @@
+"""*Compare with hub* on the bookings screen: the hub's view of a booking (operation 19) beside ours, field
+by field, differences marked; from a booking's page, or for the bookings chosen on the list. A part of
+the bookings screen (bookings.admin)."""
+
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.http import Http404
+from django.template.response import TemplateResponse
+from django.urls import path
+from django.utils.translation import gettext_lazy as _
+
+from . import services
+
+#: The most bookings one compare from the list reads from the hub (one call each).
+MAX_COMPARED = 20
+
+
+class BookingCompareViews:
+    """The compare view and list action of BookingAdmin."""
+
+    actions = ["compare_with_hub"]
+
+    def get_urls(self):
+        return [
+            path(
+                "<path:object_id>/compare/",
+                self.admin_site.admin_view(self.compare_view),
+                name="bookings_booking_compare",
+            ),
+            *super().get_urls(),
+        ]
+
+    def _render_comparisons(self, request, bookings):
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Compare with hub"),
+            "opts": self.opts,
+            "comparisons": [services.booking_compare_with_hub(booking=booking) for booking in bookings],
+            "has_view_permission": True,
+        }
+        return TemplateResponse(request, "admin/bookings/booking/compare.html", context)
+
+    def compare_view(self, request, object_id):
+        """One booking beside the hub's view of it."""
+        booking = self.get_object(request, unquote(object_id))
+        if booking is None or not self.has_view_permission(request, booking):
+            raise Http404("No such booking among your properties.")
+        return self._render_comparisons(request, [booking])
+
+    @admin.action(description=_("Compare with hub"), permissions=["view"])
+    def compare_with_hub(self, request, queryset):
+        if queryset.count() > MAX_COMPARED:
+            self.message_user(
+                request,
+                _("Choose at most %(count)d bookings to compare with the hub.") % {"count": MAX_COMPARED},
+                messages.WARNING,
+            )
+            return None
+        return self._render_comparisons(request, list(queryset.select_related("property", "room_type", "rate_plan")))

@@ -1,0 +1,32 @@
+"""Enumerations of settlement reconciliation."""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+
+class Basis(models.TextChoices):
+    """Which date of a booking places it in the period (the settlement list's `option`)."""
+
+    CHECKIN = "checkin", pgettext_lazy("settlement basis", "Check-in date")
+    CHECKOUT = "checkout", pgettext_lazy("settlement basis", "Check-out date")
+
+
+class RunStatus(models.TextChoices):
+    """Where a reconciliation is."""
+
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
+
+
+class Category(models.TextChoices):
+    """What one booking's comparison found. A row has one category: a status difference is shown before
+    an amount difference (both may be true; the row shows both figures)."""
+
+    MATCHED = "matched", _("Matched")
+    STATUS_DIFFERS = "status", _("Status differs")
+    AMOUNT_DIFFERS = "amount", _("Amount differs")
+    HUB_ONLY = "hub_only", _("At the hub, not here")
+    OURS_ONLY = "ours_only", _("Here, not at the hub")

@@ -1,0 +1,109 @@
+"""Reads of settlement reconciliation for its screens: what a manager may see, rows, totals, CSV lines."""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from integration.access.choices import MembershipRole
+from integration.access.selectors import properties_for_user
+from integration.models import Property
+
+from .choices import Category
+from .models import Reconciliation, ReconciliationRow
+
+MANAGERS = (MembershipRole.MANAGER,)
+
+
+def reconciliations_for_user(user):
+    """The reconciliations a user may read: those whose every property they manage (all for a superuser)."""
+    queryset = Reconciliation.objects.all()
+    if user.is_active and user.is_superuser:
+        return queryset
+    if not user.is_active:
+        return queryset.none()
+    managed = properties_for_user(user, roles=MANAGERS).values("pk")
+    return (
+        queryset.filter(properties__isnull=False)
+        .exclude(properties__in=Property.objects.exclude(pk__in=managed))
+        .distinct()
+    )
+
+
+def reconciliation_rows(reconciliation, *, user, category="", property_id=None, number=""):
+    """The rows of a reconciliation the user may see (their managed properties), filtered."""
+    rows = ReconciliationRow.objects.filter(
+        reconciliation=reconciliation, property__in=properties_for_user(user, roles=MANAGERS)
+    ).select_related("property")
+    if category:
+        rows = rows.filter(category=category)
+    if property_id:
+        rows = rows.filter(property_id=property_id)
+    if number:
+        rows = rows.filter(vendor_booking_number=number.strip())
+    return rows.order_by("date", "pk")
+
+
+def category_totals(reconciliation) -> list[dict]:
+    """One entry per category, in the categories' order: label, count, share of all rows (percent) and
+    the totals of the hub's and our total_amount."""
+    totals = reconciliation.totals or {}
+    rows = sum(entry["count"] for entry in totals.values()) or 1
+    return [
+        {
+            "category": category.value,
+            "label": category.label,
+            "count": totals.get(category.value, {}).get("count", 0),
+            "share": round(100 * totals.get(category.value, {}).get("count", 0) / rows, 1),
+            "hub_total": totals.get(category.value, {}).get("hub_total", 0),
+            "our_total": totals.get(category.value, {}).get("our_total", 0),
+        }
+        for category in Category
+    ]
+
+
+def monthly_totals(reconciliation) -> list[dict]:
+    """Per month (oldest first): its label and the count of each category, in the categories' order."""
+    return [
+        {"month": entry["month"], "counts": [entry.get(category.value, 0) for category in Category]}
+        for entry in reconciliation.monthly or []
+    ]
+
+
+def _plain(amount) -> str:
+    """An amount as a spreadsheet reads it: "121000", "99.5"; empty for None."""
+    if amount is None:
+        return ""
+    return str(int(amount)) if amount == amount.to_integral_value() else str(amount)
+
+
+def csv_header() -> list[str]:
+    """The CSV export's header line, in the user's language."""
+    return [
+        _("Vendor booking number"),
+        pgettext("settlement", "Property"),
+        _("Date"),
+        _("Result"),
+        _("Status at the hub"),
+        _("Our status"),
+        _("Total amount at the hub"),
+        _("Our total amount"),
+        _("Net price at the hub"),
+        _("Our net price"),
+    ]
+
+
+def csv_lines(rows):
+    """One list of cells per row, read from the database in chunks (the export never holds every row)."""
+    labels = dict(Category.choices)
+    for row in rows.iterator(chunk_size=2000):
+        yield [
+            row.vendor_booking_number,
+            str(row.property),
+            row.date.isoformat(),
+            str(labels[row.category]),
+            row.hub_status,
+            row.our_status,
+            _plain(row.hub_total_amount),
+            _plain(row.our_total_amount),
+            _plain(row.hub_net_price),
+            _plain(row.our_net_price),
+        ]
