@@ -59,6 +59,9 @@ HUB_SANDBOX_VENDOR_URL = env.str("HUB_SANDBOX_VENDOR_URL", default="http://127.0
 #: How often the sandbox sells a room as the hub would, so that the demo shows bookings arriving
 #: (seconds; 0: never).
 HUB_SANDBOX_SELL_SECONDS = env.float("HUB_SANDBOX_SELL_SECONDS", default=120.0)
+#: Seconds after which the sandbox reviews a channel open request by itself, as the channel's automatic
+#: review says (negative: only the sandbox admin reviews).
+HUB_SANDBOX_CHANNEL_REVIEW_SECONDS = env.float("HUB_SANDBOX_CHANNEL_REVIEW_SECONDS", default=30.0)
 if HUB_SANDBOX_ENABLED:
     INSTALLED_APPS.append("hubsandbox")
 
@@ -155,6 +158,13 @@ CELERY_BEAT_SCHEDULE = {
     "hub-sync-log-purge": {"task": "integration.tasks.sync_attempts_purge_task", "schedule": 24 * 60 * 60.0},
     # The hub's code catalog changes rarely; a daily fetch keeps the tag pickers and checks current.
     "hub-catalog-refresh": {"task": "integration.tasks.catalog_refresh_task", "schedule": 24 * 60 * 60.0},
+    # The hub's sales channels change rarely: read the list daily (and by the admin's button); requests to
+    # open a channel are reviewed by people, read back every 10 minutes while any is under review.
+    "hub-channels-refresh": {"task": "integration.tasks.sales_channels_refresh", "schedule": 24 * 60 * 60.0},
+    "hub-channel-requests-refresh": {
+        "task": "integration.tasks.property_channels_refresh_requested",
+        "schedule": 10 * 60.0,
+    },
     # People review licenses at the hub: reading back the requests under review every 10 minutes is enough.
     "hub-license-refresh": {"task": "licenses.tasks.license_requests_refresh_open_task", "schedule": 10 * 60.0},
     # Pending holds older than BOOKING_HOLD_MINUTES are released within a minute of expiring.

@@ -4,7 +4,7 @@ import them from here. Modules inside integration import from the area's own mod
 from .access.models import PropertyMembership
 from .ari.models import AriDirtyRange, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
 from .catalog.models import CatalogSnapshot, CodeMapping
-from .channels.models import SalesChannel
+from .channels.models import ChannelOpenRequest, PropertyChannel, SalesChannel
 from .content.models import (
     Property,
     PropertyPhoto,
@@ -22,9 +22,11 @@ __all__ = [
     "AriDirtyRange",
     "CatalogSnapshot",
     "ChannelAvailDay",
+    "ChannelOpenRequest",
     "ChannelRateDay",
     "CodeMapping",
     "Property",
+    "PropertyChannel",
     "PropertyMembership",
     "PropertyPhoto",
     "PropertyTranslation",

@@ -1,0 +1,108 @@
+"""Reads of the sales channels area: which channels a property may use, and the rows of its channel screen."""
+
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+
+from ..content.models import RatePlan, RoomType
+from ..sync.models import ResourceKind, SyncState
+from .choices import ChannelStatus, RequestStatus
+from .models import ChannelOpenRequest, PropertyChannel, SalesChannel
+
+
+def property_ids_with_requests_under_review():
+    """Properties with an open request the hub has not reviewed yet (or not answered yet)."""
+    return (
+        ChannelOpenRequest.objects.filter(status__in=["", RequestStatus.PENDING])
+        .values_list("property_id", flat=True)
+        .distinct()
+    )
+
+
+def open_channels(prop):
+    """The channels the property is open on, by name: what rate plan models, the calendar's per-channel
+    view and the per-channel rates and caps may use."""
+    return SalesChannel.objects.filter(properties__property=prop, properties__status=ChannelStatus.OPEN).order_by(
+        "name"
+    )
+
+
+def open_channel_ids(prop):
+    """The hub ids of the channels the property is open on."""
+    return set(open_channels(prop).values_list("channel_id", flat=True))
+
+
+def channel_selling(*, rate_plan, channel_id):
+    """The PropertyChannel through which channel_id sells rate_plan, or None when it may not sell it (not
+    open, not on sale, switched off, not in the model's channels, or an unmapped cms channel)."""
+    row = (
+        PropertyChannel.objects.select_related("channel")
+        .filter(property_id=rate_plan.property_id, channel__channel_id=channel_id)
+        .first()
+    )
+    return row if row is not None and row.sells(rate_plan) else None
+
+
+@dataclass
+class ChannelRow:
+    """One channel on a property's channel screen."""
+
+    channel: SalesChannel
+    link: PropertyChannel | None
+    requests: list = field(default_factory=list)
+    states: dict = field(default_factory=dict)
+
+    @property
+    def status(self):
+        return self.link.status if self.link else ChannelStatus.CLOSED
+
+    @property
+    def status_label(self):
+        return ChannelStatus(self.status).label
+
+    @property
+    def can_request(self):
+        return self.channel.listed and self.status in (ChannelStatus.CLOSED, ChannelStatus.REJECTED)
+
+
+def property_channel_rows(prop):
+    """Every listed channel (and any unlisted one the property was on) with the property's row, its open
+    requests newest first, and the outbox rows of its settings and mapping; a fixed number of queries."""
+    links = {row.channel_id: row for row in PropertyChannel.objects.filter(property=prop)}
+    channels = SalesChannel.objects.filter(listed=True) | SalesChannel.objects.filter(pk__in=list(links))
+    requests = (
+        ChannelOpenRequest.objects.filter(property=prop).select_related("created_by").order_by("-created_at", "-id")
+    )
+    by_channel = {}
+    for request in requests:
+        by_channel.setdefault(request.channel_id, []).append(request)
+    states = {
+        (state.kind, state.object_id): state
+        for state in SyncState.objects.filter(
+            property=prop,
+            kind__in=[ResourceKind.CHANNEL_SETTINGS, ResourceKind.CHANNEL_MAPPING, ResourceKind.CHANNEL_REQUEST],
+        )
+    }
+    rows = []
+    for channel in channels.distinct().order_by("name"):
+        link = links.get(channel.pk)
+        row_states = {}
+        if link is not None:
+            for kind in (ResourceKind.CHANNEL_SETTINGS, ResourceKind.CHANNEL_MAPPING):
+                if (kind, link.pk) in states:
+                    row_states[kind] = states[(kind, link.pk)]
+        channel_requests = by_channel.get(channel.pk, [])
+        for request in channel_requests:
+            request.sync_state = states.get((ResourceKind.CHANNEL_REQUEST, request.pk))
+        rows.append(ChannelRow(channel, link, channel_requests, row_states))
+    return rows
+
+
+def property_content(prop):
+    """The property's room types and rate plans (with their models), for the settings and mapping forms."""
+    plans = RatePlan.objects.select_related("model").order_by("model__name", "vendor_id")
+    return list(
+        RoomType.objects.filter(property=prop)
+        .prefetch_related(Prefetch("rate_plans", queryset=plans))
+        .order_by("name", "vendor_id")
+    )
