@@ -6,5 +6,6 @@ Rates and availability extend the property's admin (content) with their screens.
 from .access import admin as access_admin  # noqa: F401
 from .ari import admin as ari_admin  # noqa: F401
 from .catalog import admin as catalog_admin  # noqa: F401
+from .channels import admin as channels_admin  # noqa: F401
 from .content import admin as content_admin  # noqa: F401
 from .sync import admin as sync_admin  # noqa: F401

@@ -2,8 +2,6 @@
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
-
 from ..content.models import RatePlan, RoomType
 from ..sync.models import ResourceKind, SyncState
 from .choices import ChannelStatus, RequestStatus
@@ -51,6 +49,19 @@ class ChannelRow:
     link: PropertyChannel | None
     requests: list = field(default_factory=list)
     states: dict = field(default_factory=dict)
+    #: Labels of the room types and rate plans the channel does not sell, and (label, code) of the mapped.
+    rooms_off: list = field(default_factory=list)
+    plans_off: list = field(default_factory=list)
+    room_codes: list = field(default_factory=list)
+    plan_codes: list = field(default_factory=list)
+
+    @property
+    def settings_state(self):
+        return self.states.get(ResourceKind.CHANNEL_SETTINGS)
+
+    @property
+    def mapping_state(self):
+        return self.states.get(ResourceKind.CHANNEL_MAPPING)
 
     @property
     def status(self):
@@ -83,6 +94,11 @@ def property_channel_rows(prop):
             kind__in=[ResourceKind.CHANNEL_SETTINGS, ResourceKind.CHANNEL_MAPPING, ResourceKind.CHANNEL_REQUEST],
         )
     }
+    room_labels = {room.vendor_id: f"{room.name} ({room.vendor_id})" for room in RoomType.objects.filter(property=prop)}
+    plan_labels = {
+        plan.vendor_id: f"{plan.room_type.name} · {plan.model.name} ({plan.vendor_id})"
+        for plan in RatePlan.objects.filter(property=prop).select_related("room_type", "model")
+    }
     rows = []
     for channel in channels.distinct().order_by("name"):
         link = links.get(channel.pk)
@@ -94,15 +110,11 @@ def property_channel_rows(prop):
         channel_requests = by_channel.get(channel.pk, [])
         for request in channel_requests:
             request.sync_state = states.get((ResourceKind.CHANNEL_REQUEST, request.pk))
-        rows.append(ChannelRow(channel, link, channel_requests, row_states))
+        row = ChannelRow(channel, link, channel_requests, row_states)
+        if link is not None:
+            row.rooms_off = [room_labels.get(key, key) for key, sold in link.room_types.items() if not sold]
+            row.plans_off = [plan_labels.get(key, key) for key, sold in link.rate_plans.items() if not sold]
+            row.room_codes = [(room_labels.get(key, key), code) for key, code in sorted(link.room_type_codes.items())]
+            row.plan_codes = [(plan_labels.get(key, key), code) for key, code in sorted(link.rate_plan_codes.items())]
+        rows.append(row)
     return rows
-
-
-def property_content(prop):
-    """The property's room types and rate plans (with their models), for the settings and mapping forms."""
-    plans = RatePlan.objects.select_related("model").order_by("model__name", "vendor_id")
-    return list(
-        RoomType.objects.filter(property=prop)
-        .prefetch_related(Prefetch("rate_plans", queryset=plans))
-        .order_by("name", "vendor_id")
-    )

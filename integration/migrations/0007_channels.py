@@ -4,6 +4,8 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from integration.access.roles import sync_role_groups
+
 
 class Migration(migrations.Migration):
     dependencies = [
@@ -164,4 +166,5 @@ class Migration(migrations.Migration):
                 ],
             },
         ),
+        migrations.RunPython(sync_role_groups, migrations.RunPython.noop),
     ]
