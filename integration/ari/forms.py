@@ -11,6 +11,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.dates import WEEKDAYS_ABBR
 from django.utils.translation import gettext_lazy as _
 
+from ..channels.selectors import open_channels
 from .csv_parse import ARI_CSV_MAX_BYTES, ARI_VALUE_MAX, ari_csv_read
 from .dates import WINDOW_DAYS, DateRange
 from .models import RoomType, SalesChannel
@@ -53,11 +54,13 @@ class AriCellForm(forms.Form):
     date = forms.DateField(input_formats=["%Y-%m-%d"])
     value = forms.CharField(required=False, max_length=20)
     business_day = forms.ChoiceField(choices=[("", "—"), ("1", _("open")), ("0", _("closed"))], required=False)
-    channel = forms.ModelChoiceField(SalesChannel.objects.all(), required=False)
+    channel = forms.ModelChoiceField(SalesChannel.objects.none(), required=False)
 
     def __init__(self, *args, property, **kwargs):
         super().__init__(*args, **kwargs)
         self.property = property
+        # A channel's own values only for the channels open for the property.
+        self.fields["channel"].queryset = open_channels(property)
 
     def clean_value(self):
         value = _parse_value(self.cleaned_data["value"])
@@ -169,7 +172,7 @@ class AriBulkEditForm(forms.Form):
         help_text=_("KRW, a percentage or a number of rooms, as the operation says."),
     )
     channel = forms.ModelChoiceField(
-        SalesChannel.objects.all(),
+        SalesChannel.objects.none(),
         label=_("Channel"),
         required=False,
         empty_label=_("All channels (the common values)"),
@@ -178,6 +181,7 @@ class AriBulkEditForm(forms.Form):
     def __init__(self, *args, property, **kwargs):
         super().__init__(*args, **kwargs)
         self.property = property
+        self.fields["channel"].queryset = open_channels(property)
         self.room_types = {room_type.pk: room_type for room_type in RoomType.objects.filter(property=property)}
         for room_type in self.room_types.values():
             room_type.property = property

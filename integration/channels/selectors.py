@@ -25,6 +25,15 @@ def open_channels(prop):
     )
 
 
+def open_channels_of(properties):
+    """The channels open for any of the properties (a rate plan model's form before its property is chosen)."""
+    return list(
+        SalesChannel.objects.filter(properties__property__in=properties, properties__status=ChannelStatus.OPEN)
+        .distinct()
+        .order_by("name")
+    )
+
+
 def open_channel_ids(prop):
     """The hub ids of the channels the property is open on."""
     return set(open_channels(prop).values_list("channel_id", flat=True))
