@@ -158,12 +158,13 @@ CELERY_BEAT_SCHEDULE = {
     "hub-sync-log-purge": {"task": "integration.tasks.sync_attempts_purge_task", "schedule": 24 * 60 * 60.0},
     # The hub's code catalog changes rarely; a daily fetch keeps the tag pickers and checks current.
     "hub-catalog-refresh": {"task": "integration.tasks.catalog_refresh_task", "schedule": 24 * 60 * 60.0},
-    # The hub's sales channels change rarely: read the list daily (and by the admin's button); requests to
-    # open a channel are reviewed by people, read back every 10 minutes while any is under review.
+    # The hub's sales channels change rarely: read the list daily (and by the admin's button). A property
+    # with a request to open a channel under review has its statuses read every minute (two small GETs),
+    # so that an approved channel opens, with what was prepared for it, soon after the review.
     "hub-channels-refresh": {"task": "integration.tasks.sales_channels_refresh", "schedule": 24 * 60 * 60.0},
     "hub-channel-requests-refresh": {
         "task": "integration.tasks.property_channels_refresh_requested",
-        "schedule": 10 * 60.0,
+        "schedule": 60.0,
     },
     # People review licenses at the hub: reading back the requests under review every 10 minutes is enough.
     "hub-license-refresh": {"task": "licenses.tasks.license_requests_refresh_open_task", "schedule": 10 * 60.0},

@@ -343,22 +343,25 @@ def mappings_put(*, property_id: str, channel_id, body: dict) -> dict:
     return cleaned
 
 
-def on_sale(*, property_id: str, channel_id: int, roomtype_id: str, rateplan_id: str) -> bool:
-    """Whether the property sells this rate plan on the channel (open, on_sale, room type and rate plan
-    not turned off): what the sandbox checks before it sells as the hub would."""
-    row = (
-        SandboxPropertyChannel.objects.filter(property__vendor_id=property_id, channel__channel_id=channel_id)
-        .select_related("property", "channel")
-        .first()
-    )
-    if row is None or status_of(row.property, row.channel) != "open":
-        return False
-    sold = row.settings
-    return bool(
-        sold.get("on_sale")
-        and sold.get("roomtypes", {}).get(roomtype_id, True)
-        and sold.get("rateplans", {}).get(rateplan_id, True)
-    )
+def selling_channel(*, property_id: str, roomtype_id: str, rateplan_id: str) -> SandboxChannel | None:
+    """The first channel (by id) that sells this rate plan of the property, as the hub sells: open, on
+    sale, the room type and rate plan not switched off, and on a cms channel both mapped. None if none."""
+    rows = SandboxPropertyChannel.objects.filter(property__vendor_id=property_id).select_related("property", "channel")
+    for row in rows.order_by("channel__channel_id"):
+        sold, mapped = row.settings, row.mappings
+        if row.channel.channel_type == SandboxChannel.Type.CMS:
+            room_ids = {entry["vendor_roomtype_id"] for entry in mapped.get("roomtypes", [])}
+            plan_ids = {entry["vendor_rateplan_id"] for entry in mapped.get("rateplans", [])}
+            if roomtype_id not in room_ids or rateplan_id not in plan_ids:
+                continue
+        if (
+            sold.get("on_sale")
+            and sold.get("roomtypes", {}).get(roomtype_id, True)
+            and sold.get("rateplans", {}).get(rateplan_id, True)
+            and status_of(row.property, row.channel) == "open"
+        ):
+            return row.channel
+    return None
 
 
 def channels_seed(channel_model=None) -> None:

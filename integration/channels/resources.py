@@ -69,6 +69,9 @@ class ChannelSettingsResource(Resource):
         return "/".join(str(value) for value in _params(obj).values())
 
     def plan(self, state, obj, *, full):
+        if not obj.is_open:
+            # Prepared while the request is under review: sent once the channel opens (the refresh marks it).
+            return Plan([], acked_body=state.acked_body)
         body = payloads.build_channel_settings(obj)
         send = body if full or state.acked_body is None else payloads.merge_patch(state.acked_body, body)
         return Plan([Call(endpoints.CHANNEL_SETTINGS_UPDATE, _params(obj), send)] if send else [], acked_body=body)
@@ -85,6 +88,8 @@ class ChannelMappingResource(Resource):
         return "/".join(str(value) for value in _params(obj).values())
 
     def plan(self, state, obj, *, full):
+        if not obj.is_open:
+            return Plan([], acked_body=state.acked_body)
         body = payloads.build_channel_mappings(obj)
         if not full and state.acked_body == body:
             return Plan([], acked_body=body)

@@ -153,16 +153,32 @@ def _store_statuses(prop, statuses, new_channels, held, details):
         row = rows.get(channel.pk) or PropertyChannel(property=prop, channel=channel)
         changed += row.status != status
         row.status, row.status_read_at = status, now
-        if channel_id in held:
+        prepared = row.pk is not None and _prepared_kinds(row)
+        if channel_id in held and not prepared:
             _adopt_hub_copy(row, held[channel_id])
         row.save()
-        if channel_id in held:
+        if prepared:
+            # Set while the request was under review: what we prepared goes to the hub now.
+            for kind in prepared:
+                sync_mark_changed(row, kind=kind)
+        elif channel_id in held:
             _acknowledge(row, held[channel_id])
     for fields in details:
         hub_id = fields.pop("hub_id", None)
         if hub_id is not None and fields:
             ChannelOpenRequest.objects.filter(property=prop, hub_id=hub_id).update(**fields, updated_at=now)
     return changed
+
+
+def _prepared_kinds(row):
+    """The settings and mapping a manager set while the channel was requested, never yet sent."""
+    return list(
+        SyncState.objects.filter(
+            kind__in=[ResourceKind.CHANNEL_SETTINGS, ResourceKind.CHANNEL_MAPPING],
+            object_id=row.pk,
+            acked_body__isnull=True,
+        ).values_list("kind", flat=True)
+    )
 
 
 def _adopt_hub_copy(row, copy):
@@ -319,7 +335,9 @@ def channel_request_record_submission(*, request_id, answer):
 
 
 def _require_open(row):
-    if not row.is_open:
+    """Settings and mapping are set on an open channel, or prepared while the request is under review
+    (sent when the channel opens)."""
+    if row.status not in (ChannelStatus.OPEN, ChannelStatus.REQUESTED):
         raise ValidationError(
             _("%(channel)s is not open for this property; open it first.") % {"channel": row.channel.name}
         )
