@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from . import selectors
 from .errors import Conflict, NotFound
-from .models import SandboxChannel, SandboxOpenRequest, SandboxPropertyChannel
+from .models import SandboxChannel, SandboxOpenRequest, SandboxPropertyChannel, SandboxRateplan
 from .validation import Field, ValidationError, array, boolean, obj, string
 
 KOREA = ZoneInfo("Asia/Seoul")
@@ -345,8 +345,13 @@ def mappings_put(*, property_id: str, channel_id, body: dict) -> dict:
 
 def selling_channel(*, property_id: str, roomtype_id: str, rateplan_id: str) -> SandboxChannel | None:
     """The first channel (by id) that sells this rate plan of the property, as the hub sells: open, on
-    sale, the room type and rate plan not switched off, and on a cms channel both mapped. None if none."""
+    sale, the room type and rate plan not switched off, in its model's channels (none: every channel),
+    and on a cms channel both mapped. None if none."""
+    plan = SandboxRateplan.objects.filter(property__vendor_id=property_id, vendor_id=rateplan_id).first()
+    model_channels = (plan.rateplan_model.content.get("channels") if plan else None) or []
     rows = SandboxPropertyChannel.objects.filter(property__vendor_id=property_id).select_related("property", "channel")
+    if model_channels:
+        rows = rows.filter(channel__channel_id__in=model_channels)
     for row in rows.order_by("channel__channel_id"):
         sold, mapped = row.settings, row.mappings
         if row.channel.channel_type == SandboxChannel.Type.CMS:

@@ -8,13 +8,11 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from ..content.models import Property
-from ..hub.payloads import CMS_SELLS_MAPPED_ONLY
+from ..hub.payloads import CHANNEL_CODE_MAX_LENGTH, CHANNEL_COMMENT_MAX_LENGTH, CMS_SELLS_MAPPED_ONLY
 from .choices import ChannelStatus, ChannelType, RequestStatus
 
-#: OURS (hub-contract.md, operations 24 and 29-30): a cms account's id and property code, and a channel
-#: code in a mapping, are 1 to 40 characters.
-CODE_MAX_LENGTH = 40
-COMMENT_MAX_LENGTH = 1000
+CODE_MAX_LENGTH = CHANNEL_CODE_MAX_LENGTH
+COMMENT_MAX_LENGTH = CHANNEL_COMMENT_MAX_LENGTH
 
 
 class SalesChannel(models.Model):

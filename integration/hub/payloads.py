@@ -215,6 +215,9 @@ def build_ari_bodies(section, common, channels):
 #
 # Decisions where the spec is silent ("Fields of channel, channel open request, channel setting and
 # mapping records: not shown"), in one place; hub-contract.md section 1 fixes the paths and bodies:
+# - OURS: an open request for a hub channel carries no cms_account (the hub refuses it, 400); a cms
+#   channel's account id and property code, and a channel code in a mapping, are 1 to 40 characters.
+# - OURS: the settings and mapping of a channel not open answer 409, as 27-28 do (29-30 too).
 # - OURS: a property newly open on a channel sells nothing there until on_sale is set; a room type or
 #   rate plan absent from the settings' maps is on sale (the maps list the ones switched off, false).
 # - OURS: the settings PATCH is a top-level merge-patch like every other (maps travel whole).
@@ -226,6 +229,10 @@ def build_ari_bodies(section, common, channels):
 # - OURS: bookings from a channel the property is not open on, or that does not sell that rate plan,
 #   are refused with 4000 (no rooms available for booking), as a disabled rate plan is.
 
+#: See above: the longest cms account id, property code and channel code.
+CHANNEL_CODE_MAX_LENGTH = 40
+#: OURS: the longest comment of an open request.
+CHANNEL_COMMENT_MAX_LENGTH = 1000
 #: See above: whether a cms channel's bookings are confirmed when created.
 CMS_BOOKINGS_CONFIRMED_ON_CREATE = True
 #: See above: whether a cms channel needs a channel code for a rate plan and its room type to sell it.

@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from hubsandbox import state
 from hubsandbox.models import SandboxOpenRequest
@@ -272,3 +273,26 @@ def test_the_sandbox_reviews_by_itself_after_the_delay(hub_property, settings):
     assert (rejected.status, rejected.reason) == ("rejected", "The channel takes no new properties in this region.")
     # A property the hub does not know keeps what we have.
     assert property_channels_refresh(property=PropertyFactory(vendor_id="unknown-here")) == 0
+
+
+def test_the_sandbox_admin_approves_or_rejects_with_a_reason(hub_property, admin_client):
+    prop, _room_type, _plans = hub_property
+    client = get_hub_client()
+    first = client.call(endpoints.OPEN_REQUEST_CREATE, path_params={"pid": prop.vendor_id, "channel_id": 5}, body={})
+    second = client.call(endpoints.OPEN_REQUEST_CREATE, path_params={"pid": prop.vendor_id, "channel_id": 2}, body={})
+    changelist = reverse("admin:hubsandbox_sandboxopenrequest_changelist")
+    action = {"action": "approve_selected", "_selected_action": [first.data["id"]]}
+    assert admin_client.post(changelist, action).status_code == 302
+    # A rejection asks for the reason first, then applies it.
+    ask = admin_client.post(changelist, {"action": "reject_selected", "_selected_action": [second.data["id"]]})
+    assert ask.status_code == 200
+    admin_client.post(
+        changelist,
+        {"action": "reject_selected", "_selected_action": [second.data["id"]], "apply": "1", "reason": "No contract"},
+    )
+    answers = {item["channel_id"]: item for item in state.open_requests_of(prop.vendor_id)}
+    assert (answers[5]["status"], answers[2]["status"], answers[2]["reason"]) == ("approved", "rejected", "No contract")
+    assert state.channel_settings_of(prop.vendor_id, 5) == {
+        "settings": {"on_sale": False, "roomtypes": {}, "rateplans": {}},
+        "mappings": {"roomtypes": [], "rateplans": []},
+    }
