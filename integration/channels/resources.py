@@ -88,7 +88,7 @@ class ChannelMappingResource(Resource):
         return "/".join(str(value) for value in _params(obj).values())
 
     def plan(self, state, obj, *, full):
-        if not obj.is_open:
+        if not obj.is_open or not obj.channel.is_cms:  # a hub channel has no mapping (a full resync asks)
             return Plan([], acked_body=state.acked_body)
         body = payloads.build_channel_mappings(obj)
         if not full and state.acked_body == body:

@@ -153,7 +153,8 @@ def _store_statuses(prop, statuses, new_channels, held, details):
         row = rows.get(channel.pk) or PropertyChannel(property=prop, channel=channel)
         changed += row.status != status
         row.status, row.status_read_at = status, now
-        prepared = row.pk is not None and _prepared_kinds(row)
+        # Only a channel that has just opened sends what was prepared for it while it was requested.
+        prepared = channel_id in held and row.pk is not None and _prepared_kinds(row)
         if channel_id in held and not prepared:
             _adopt_hub_copy(row, held[channel_id])
         row.save()
