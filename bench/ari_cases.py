@@ -21,7 +21,7 @@ from integration.content.choices import RatePlanType
 from integration.hub import endpoints
 from integration.hub.client import encode_body, get_hub_client
 from integration.hub.payloads import build_ari_bodies
-from integration.models import Property, RatePlan, RatePlanModel, RoomType, SalesChannel
+from integration.models import Property, PropertyChannel, RatePlan, RatePlanModel, RoomType, SalesChannel
 from integration.sync.batch import sync_pending
 
 ROOM_TYPES = 10
@@ -64,6 +64,8 @@ def bulk_edit():
     standalone = [plan for plan in plans if plan.model.type == RatePlanType.STANDALONE]
     packages = [plan for plan in plans if plan.model.type == RatePlanType.PACKAGE]
     channels = [SalesChannel.objects.create(channel_id=cid, name=f"Channel {cid}") for cid in CHANNELS]
+    # Only the channels open for the property get their own values at the hub.
+    PropertyChannel.objects.bulk_create(PropertyChannel(property=prop, channel=c, status="open") for c in channels)
     year = (DateRange(korea_today(), korea_today() + datetime.timedelta(days=DAYS - 1)),)
     weekdays, weekend = frozenset({0, 1, 2, 3, 6}), frozenset({4, 5})
     edits = [

@@ -78,12 +78,24 @@ def _prepare(connection):
     """A property sellable for NIGHTS nights with more rooms than the run books, and the baseline's table."""
     from bench.urls import BASELINE_TABLE
     from integration.ari.dates import korea_today
-    from integration.models import Property, RatePlan, RatePlanDay, RatePlanModel, RoomType, RoomTypeDay
+    from integration.models import (
+        Property,
+        PropertyChannel,
+        RatePlan,
+        RatePlanDay,
+        RatePlanModel,
+        RoomType,
+        RoomTypeDay,
+        SalesChannel,
+    )
 
     prop = Property.objects.create(vendor_id="bench-stay", name="Bench stay")
     room = RoomType.objects.create(property=prop, vendor_id="room", name="Room", max_capacity=4)
     model = RatePlanModel.objects.create(property=prop, vendor_id="base", name="Base", type="standalone")
     plan = RatePlan.objects.create(property=prop, room_type=room, model=model, vendor_id="room-base")
+    # The creates sell on channel 7: the property is open and on sale there, as the hub only sells so.
+    channel = SalesChannel.objects.create(channel_id=7, name="Channel Seven")
+    PropertyChannel.objects.create(property=prop, channel=channel, status="open", on_sale=True)
     days = [korea_today() + datetime.timedelta(days=n) for n in range(1, NIGHTS + 2)]
     RatePlanDay.objects.bulk_create(RatePlanDay(rate_plan=plan, date=d, rate=100_000) for d in days)
     rooms = 10 * ROUNDS * (REQUESTS + WARM_UP)

@@ -13,7 +13,9 @@ from django.utils import timezone
 
 from integration.ari.dates import KOREA
 from integration.ari.inventory import NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
+from integration.channels.selectors import channel_selling
 from integration.content.choices import ContentStatus, RatePlanType
+from integration.hub.payloads import CMS_BOOKINGS_CONFIRMED_ON_CREATE
 from integration.models import RatePlan, RatePlanDay
 from integration.periodic import for_each_row
 from integration.retention import purge_older_than
@@ -127,9 +129,10 @@ def _json_rates(rates):
 
 
 def booking_create(*, payload):
-    """Create a pending booking and hold one room per night. Returns (booking, created); a retry of an
-    existing booking returns it with created False and holds nothing. Raises BookingError (3000, 4000
-    to 4003)."""
+    """Create a pending booking and hold one room per night (a cms channel's booking: confirmed, its rooms
+    taken at once; see integration.hub.payloads). Returns (booking, created); a retry of an existing
+    booking returns it with created False and holds nothing. Raises BookingError (3000, 4000 to 4003;
+    4000 too when the channel is not open for the property or does not sell the rate plan)."""
     digest = content_digest(payload)
     try:
         return _create_holding(payload, digest), True
@@ -154,15 +157,20 @@ def _create_holding(payload, digest):
     # The channel's nightly amounts, when given, are one per night of this stay: no other date, none twice.
     if payload.get("rates") and sorted(rate["date"] for rate in payload["rates"]) != nights:
         raise BookingError(BAD_INPUT)
+    selling = channel_selling(rate_plan=plan, channel_id=payload["channel_id"])
+    if selling is None:
+        raise BookingError(NO_ROOMS)
     guest, booker = payload["guest"], payload["booker"]
     _check_guests(plan.room_type, guest["adults"], guest["children"])
     rates = nightly_rates(plan, nights)
     if Decimal(payload["amount"]) != sum(rates.values()):
         raise BookingError(AMOUNT_DIFFERS)
+    confirmed = selling.channel.is_cms and CMS_BOOKINGS_CONFIRMED_ON_CREATE
     try:
         with transaction.atomic():
             booking = Booking.objects.create(
-                status=Booking.Status.PENDING,
+                status=Booking.Status.CONFIRMED if confirmed else Booking.Status.PENDING,
+                confirmed_at=timezone.now() if confirmed else None,
                 type=stay_type,
                 channel_id=payload["channel_id"],
                 channel_name=payload["channel_name"],
@@ -197,6 +205,8 @@ def _create_holding(payload, digest):
                 content_digest=digest,
             )
             inventory_hold(room_type=plan.room_type, dates=nights)
+            if confirmed:
+                inventory_take(room_type=plan.room_type, dates=nights)
     except NoRoomsAvailable:
         raise BookingError(NO_ROOMS) from None
     return booking

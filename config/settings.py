@@ -63,6 +63,9 @@ HUB_SANDBOX_VENDOR_URL = env.str("HUB_SANDBOX_VENDOR_URL", default=LOCAL_ORIGIN)
 #: How often the sandbox sells a room as the hub would, so that the demo shows bookings arriving
 #: (seconds; 0: never).
 HUB_SANDBOX_SELL_SECONDS = env.float("HUB_SANDBOX_SELL_SECONDS", default=120.0)
+#: Seconds after which the sandbox reviews a channel open request by itself, as the channel's automatic
+#: review says (negative: only the sandbox admin reviews).
+HUB_SANDBOX_CHANNEL_REVIEW_SECONDS = env.float("HUB_SANDBOX_CHANNEL_REVIEW_SECONDS", default=30.0)
 if HUB_SANDBOX_ENABLED:
     INSTALLED_APPS.append("hubsandbox")
 
@@ -160,6 +163,14 @@ CELERY_BEAT_SCHEDULE = {
     "ari-history-purge": {"task": "integration.tasks.ari_history_purge_task", "schedule": 24 * 60 * 60.0},
     # The hub's code catalog changes rarely; a daily fetch keeps the tag pickers and checks current.
     "hub-catalog-refresh": {"task": "integration.tasks.catalog_refresh_task", "schedule": 24 * 60 * 60.0},
+    # The hub's sales channels change rarely: read the list daily (and by the admin's button). A property
+    # with a request to open a channel under review has its statuses read every minute (two small GETs),
+    # so that an approved channel opens, with what was prepared for it, soon after the review.
+    "hub-channels-refresh": {"task": "integration.tasks.sales_channels_refresh", "schedule": 24 * 60 * 60.0},
+    "hub-channel-requests-refresh": {
+        "task": "integration.tasks.property_channels_refresh_requested",
+        "schedule": 60.0,
+    },
     # People review licenses at the hub: reading back the requests under review every 10 minutes is enough.
     # Reads every property's content back from the hub, paced (HUB_DRIFT_RATE), and reports what drifted.
     "hub-drift-check": {"task": "integration.tasks.drift_checks_weekly", "schedule": 7 * 24 * 60 * 60.0},

@@ -9,11 +9,15 @@ from django.template.response import TemplateResponse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from . import channels
 from .licenses import ReviewRefused, license_detail_json, license_review
 from .models import (
     SandboxAvailDay,
+    SandboxChannel,
     SandboxLicense,
+    SandboxOpenRequest,
     SandboxProperty,
+    SandboxPropertyChannel,
     SandboxRateDay,
     SandboxRateplan,
     SandboxRateplanModel,
@@ -357,3 +361,75 @@ class SandboxLicenseAdmin(SandboxReadOnlyAdmin):
             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
         }
         return TemplateResponse(request, "admin/hubsandbox/sandboxlicense/reject.html", context)
+
+
+# --- Sales channels ----------------------------------------------------------------------------------
+
+
+@admin.register(SandboxChannel)
+class SandboxChannelAdmin(SandboxReadOnlyAdmin):
+    """The hub's sales channels, and how the sandbox reviews requests to open each."""
+
+    list_display = ["channel_id", "name", "channel_type", "auto_review", "reject_reason"]
+
+
+@admin.register(SandboxPropertyChannel)
+class SandboxPropertyChannelAdmin(SandboxReadOnlyAdmin):
+    """What each property open on a channel sells there, and its mapping (cms channels)."""
+
+    list_display = ["property", "channel", "updated_at"]
+    list_select_related = ["property", "channel"]
+    list_filter = ["channel"]
+    fields = ["property", "channel", "settings_json", "mappings_json"]
+    readonly_fields = fields
+    list_defer = ("settings", "mappings")
+
+    @admin.display(description=_("sales settings"))
+    def settings_json(self, obj):
+        return _pretty(obj.settings)
+
+    @admin.display(description=_("mapping"))
+    def mappings_json(self, obj):
+        return _pretty(obj.mappings)
+
+
+@admin.register(SandboxOpenRequest)
+class SandboxOpenRequestAdmin(SandboxReadOnlyAdmin):
+    """Requests of properties to open a channel; the hub's reviewer approves or rejects them here."""
+
+    list_display = ["id", "property", "channel", "status", "reason", "created_at", "updated_at"]
+    list_select_related = ["property", "channel"]
+    list_filter = ["status", "channel"]
+    search_fields = ["=id", "property__vendor_id"]
+    actions = ["approve_selected", "reject_selected"]
+
+    def _review(self, request, queryset, status, reason=None):
+        done = 0
+        for open_request in queryset:
+            try:
+                channels.open_request_review(request_id=open_request.pk, status=status, reason=reason)
+                done += 1
+            except channels.ReviewRefused as refused:
+                self.message_user(request, str(refused), messages.WARNING)
+        if done:
+            self.message_user(request, _("%(count)d channel open requests reviewed.") % {"count": done})
+
+    @admin.action(description=_("Approve the selected channel open requests"))
+    def approve_selected(self, request, queryset):
+        self._review(request, queryset, SandboxOpenRequest.Status.APPROVED)
+
+    @admin.action(description=_("Reject the selected channel open requests (with a reason)"))
+    def reject_selected(self, request, queryset):
+        form = LicenseRejectForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            self._review(request, queryset, SandboxOpenRequest.Status.REJECTED, form.cleaned_data["reason"])
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Reject channel open requests"),
+            "opts": self.opts,
+            "queryset": queryset,
+            "form": form,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/hubsandbox/sandboxopenrequest/reject.html", context)

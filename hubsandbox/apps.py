@@ -12,6 +12,9 @@ class HubSandboxConfig(AppConfig):
     verbose_name = _("Hub sandbox")
 
     def ready(self):
+        from django.db.models.signals import post_migrate
+
+        post_migrate.connect(_seed_channels, sender=self, dispatch_uid="hubsandbox.channels_seed")
         # A mistyped HUB_SANDBOX_FAULTS stops start-up instead of failing every request later.
         from django.core.exceptions import ImproperlyConfigured
 
@@ -21,3 +24,10 @@ class HubSandboxConfig(AppConfig):
             environment_injector()
         except ValueError as error:
             raise ImproperlyConfigured(str(error)) from None
+
+
+def _seed_channels(sender, apps=None, **kwargs):
+    """After migrate or flush: the hub's sales channels exist (flush sends no apps: use the real models)."""
+    from .channels import channels_seed
+
+    channels_seed(apps.get_model("hubsandbox", "SandboxChannel") if apps is not None else None)

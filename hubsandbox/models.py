@@ -366,3 +366,92 @@ class SandboxSale(models.Model):
 
     def __str__(self):
         return f"{self.vendor_booking_number} ({self.status})"
+
+
+# --- Sales channels (hub-contract.md section 1, operations 21-30) -----------------------------------
+
+
+class SandboxChannel(models.Model):
+    """A sales channel of the hub, and how the sandbox's reviewer answers a property's request to open it."""
+
+    class Type(models.TextChoices):
+        HUB = "hub", _("hub")
+        CMS = "cms", _("cms")
+
+    class AutoReview(models.TextChoices):
+        APPROVE = "approve", _("approve after the delay")
+        REJECT = "reject", _("reject after the delay")
+        MANUAL = "manual", _("wait for the sandbox admin")
+
+    channel_id = models.PositiveIntegerField(_("channel id"), unique=True)
+    name = models.CharField(_("name"), max_length=100)
+    channel_type = models.CharField(_("channel type"), max_length=3, choices=Type.choices)
+    auto_review = models.CharField(
+        _("automatic review"), max_length=8, choices=AutoReview.choices, default=AutoReview.APPROVE
+    )
+    reject_reason = models.CharField(_("rejection reason"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("hub sales channel")
+        verbose_name_plural = _("hub sales channels")
+        ordering = ["channel_id"]
+
+    def __str__(self):
+        return f"{self.name} (#{self.channel_id})"
+
+
+class SandboxOpenRequest(models.Model):
+    """A property's request to open a channel; the hub's reviewer approves it (the property is then open
+    on the channel) or rejects it with a reason."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        APPROVED = "approved", _("approved")
+        REJECTED = "rejected", _("rejected")
+
+    property = models.ForeignKey(
+        SandboxProperty, verbose_name=_("property"), on_delete=models.CASCADE, related_name="open_requests"
+    )
+    channel = models.ForeignKey(
+        SandboxChannel, verbose_name=_("channel"), on_delete=models.CASCADE, related_name="open_requests"
+    )
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.PENDING)
+    reason = models.TextField(_("reason"), null=True, blank=True)  # noqa: DJ001 (null: none given)
+    comment = models.TextField(_("comment"), null=True, blank=True)  # noqa: DJ001 (null: none sent)
+    cms_account = models.JSONField(_("cms account"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
+    updated_at = models.DateTimeField(_("updated at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("hub channel open request")
+        verbose_name_plural = _("hub channel open requests")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"#{self.pk} {self.channel_id} ({self.status})"
+
+
+class SandboxPropertyChannel(models.Model):
+    """What a property open on a channel has set there: its sales settings and, for a cms channel, the
+    mapping of its room types and rate plans to the channel's codes."""
+
+    property = models.ForeignKey(
+        SandboxProperty, verbose_name=_("property"), on_delete=models.CASCADE, related_name="channel_settings"
+    )
+    channel = models.ForeignKey(
+        SandboxChannel, verbose_name=_("channel"), on_delete=models.CASCADE, related_name="property_settings"
+    )
+    settings = models.JSONField(_("sales settings"), default=dict)
+    mappings = models.JSONField(_("mapping"), default=dict)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("hub channel of a property")
+        verbose_name_plural = _("hub channels of properties")
+        ordering = ["property__vendor_id", "channel__channel_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["property", "channel"], name="hubsandbox_property_channel_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.property_id}/{self.channel_id}"

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.utils import timezone
 from standardwebhooks import Webhook
 
-from . import settlement
+from . import channels, settlement
 from .ari import KOREA, korea_today, rate_days
 from .hubs import current_hub, serving
 from .models import RateplanModelType, SandboxRateplan, SandboxSale, SettlementDrift
@@ -199,7 +199,20 @@ def sell(
     night_dates = [checkin + datetime.timedelta(days=n) for n in range(nights)]
     rateplan, amounts = _pick(_rateplans(property_id, roomtype_id, rateplan_id), night_dates)
     client = client or VendorClient()
-    body = create_body(rateplan, checkin=checkin, nights=nights, amounts=amounts, adults=adults)
+    channel = channels.selling_channel(
+        property_id=rateplan.property.vendor_id, roomtype_id=rateplan.roomtype.vendor_id, rateplan_id=rateplan.vendor_id
+    )
+    if channel is None:
+        raise SaleImpossible(f"no channel sells rate plan {rateplan.vendor_id} (open, on sale and mapped)")
+    body = create_body(
+        rateplan,
+        checkin=checkin,
+        nights=nights,
+        amounts=amounts,
+        adults=adults,
+        channel_id=channel.channel_id,
+        channel_name=channel.name,
+    )
     result = SaleResult()
 
     def step(name, method, path, payload=None, params=None):

@@ -11,6 +11,7 @@ state.license_of(7)                                   # a license request's deta
 state.review_license(7, "reject", "Blurry scan")      # what the hub's reviewer does in the sandbox admin
 state.alter_resource("property", "prop-a", patch={"email": "x@hub.example"})  # behind the vendor's back
 state.forget_resource("roomtype", "prop-a", "room-1")  # the hub loses it (GET and PATCH answer 404)
+state.review_open_request(3, "rejected", "No contract")  # the sandbox admin's review of a channel request
 state.reset()
 """
 
@@ -19,10 +20,17 @@ import datetime
 from django.db import transaction
 from django.db.models import Count, QuerySet, Sum
 
-from . import ari, licenses, services
+from . import ari, channels, licenses, services
 from .errors import NotFound
 from .hubs import STAGING, serving
-from .models import SandboxProperty, SandboxRateplan, SandboxRateplanModel, SandboxRequest, SandboxRoomtype
+from .models import (
+    SandboxProperty,
+    SandboxPropertyChannel,
+    SandboxRateplan,
+    SandboxRateplanModel,
+    SandboxRequest,
+    SandboxRoomtype,
+)
 from .selectors import ResourceKind, resource_get
 
 _MODELS = {
@@ -128,6 +136,7 @@ def reset() -> None:
         SandboxRequest.objects.all().delete()
         ari.forget_all()
         licenses.forget_all()
+        channels.forget_all()
         SandboxRateplan.objects.all().delete()
         SandboxRateplanModel.objects.all().delete()
         SandboxRoomtype.objects.all().delete()
@@ -145,3 +154,21 @@ def review_license(license_id: int, status: str, reason: str | None = None) -> d
     reviewer does; returns its detail."""
     licenses.license_review(license_id=license_id, status=status, reason=reason)
     return license_of(license_id)
+
+
+def open_requests_of(property_id: str) -> list[dict]:
+    """The channel open requests the hub answers for a property, newest first (reviews due applied)."""
+    return channels.open_request_list(property_id=property_id)
+
+
+def review_open_request(request_id: int, status: str, reason: str | None = None) -> dict:
+    """Approve ("approved") or reject ("rejected", with a reason) a pending channel open request, as the
+    sandbox admin does; returns what the hub answers for it."""
+    return channels.request_json(channels.open_request_review(request_id=request_id, status=status, reason=reason))
+
+
+def channel_settings_of(property_id: str, channel_id: int) -> dict | None:
+    """The sales settings and mapping the hub holds for a property on a channel, or None when it holds none:
+    {"settings": {...}, "mappings": {...}}."""
+    row = SandboxPropertyChannel.objects.filter(property__vendor_id=property_id, channel__channel_id=channel_id).first()
+    return {"settings": row.settings, "mappings": row.mappings} if row else None

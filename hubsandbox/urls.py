@@ -6,7 +6,7 @@ it answers any other path with the hub's JSON 404.
 
 from django.urls import path, re_path
 
-from . import views, views_ari, views_bookings, views_licenses
+from . import views, views_ari, views_bookings, views_channels, views_licenses
 
 app_name = "hubsandbox"
 
@@ -38,6 +38,26 @@ urlpatterns = [
     path(f"{_PROPERTY}/roomtypes/<str:roomtype_id>/ari/avails", views_ari.AvailsView.as_view(), name="roomtype-avails"),
     path(f"{_PROPERTY}/licenses", views_licenses.LicenseCollectionView.as_view(), name="licenses"),
     path(f"{_PROPERTY}/licenses/<int:license_id>", views_licenses.LicenseView.as_view(), name="license"),
+    path("gds/vendor/channels", views_channels.ChannelCollectionView.as_view(), name="channels"),
+    path("gds/vendor/channels/<str:channel_id>", views_channels.ChannelView.as_view(), name="channel"),
+    path(f"{_PROPERTY}/channels", views_channels.PropertyChannelsView.as_view(), name="property-channels"),
+    path(
+        f"{_PROPERTY}/channels/<str:channel_id>/open-requests",
+        views_channels.OpenRequestCreateView.as_view(),
+        name="open-request-create",
+    ),
+    path(f"{_PROPERTY}/open-requests", views_channels.OpenRequestCollectionView.as_view(), name="open-requests"),
+    path(f"{_PROPERTY}/open-requests/<int:request_id>", views_channels.OpenRequestView.as_view(), name="open-request"),
+    path(
+        f"{_PROPERTY}/channels/<str:channel_id>/settings",
+        views_channels.ChannelSettingsView.as_view(),
+        name="channel-settings",
+    ),
+    path(
+        f"{_PROPERTY}/channels/<str:channel_id>/mappings",
+        views_channels.ChannelMappingsView.as_view(),
+        name="channel-mappings",
+    ),
     path("gds/vendor/booking/<str:number>", views_bookings.BookingLookupView.as_view(), name="booking"),
     path("gds/vendor/bookings", views_bookings.SettlementListView.as_view(), name="settlement"),
     re_path(r"^.*$", views.UnknownPathView.as_view(), name="unknown"),

@@ -20,8 +20,9 @@ from .selectors import ResourceKind
 from .validation import parse_json, validate_locale
 
 
-def _answer(data: dict, status: int = 200) -> JsonResponse:
-    return JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False})
+def _answer(data: dict | list, status: int = 200) -> JsonResponse:
+    # safe=False: the channel lists (operations 21, 23, 25) are JSON arrays.
+    return JsonResponse(data, status=status, safe=False, json_dumps_params={"ensure_ascii": False})
 
 
 def _hub_path(request) -> str:
@@ -75,15 +76,15 @@ class HubView(View):
         return response
 
     def respond(self, request, raw_body: bytes, *args, **kwargs) -> JsonResponse:
-        """Calls the handler of the method (get, post, patch) and answers its dict with 200.
+        """Calls the handler of the method (get, post, patch, put) and answers its dict or list with 200.
 
-        post and patch handlers receive the parsed JSON object as the keyword argument `body`.
+        post, patch and put handlers receive the parsed JSON object as the keyword argument `body`.
         """
         method = request.method.lower()
-        handler = getattr(self, method, None) if method in ("get", "post", "patch") else None
+        handler = getattr(self, method, None) if method in ("get", "post", "patch", "put") else None
         if handler is None:
             raise MethodNotAllowed(f"{request.method} is not allowed on this path")
-        if method in ("post", "patch"):
+        if method in ("post", "patch", "put"):
             kwargs["body"] = parse_json(raw_body, request.content_type)
         return _answer(handler(request, *args, **kwargs))
 

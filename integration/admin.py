@@ -7,6 +7,7 @@ the health page and the go-live checklist.
 from .access import admin as access_admin  # noqa: F401
 from .ari import admin as ari_admin  # noqa: F401
 from .catalog import admin as catalog_admin  # noqa: F401
+from .channels import admin as channels_admin  # noqa: F401
 from .content import admin as content_admin  # noqa: F401
 from .drift import admin as drift_admin  # noqa: F401
 from .golive import admin as golive_admin  # noqa: F401  (after ari: it extends the property admin ari left)

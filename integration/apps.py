@@ -17,15 +17,18 @@ class IntegrationConfig(AppConfig):
 
     def ready(self):
         from .ari.push import register_ari_resources
+        from .channels.resources import register_channel_resources
         from .content.resources import register_content_resources
 
         # Content first: each content model is then its own kind by default.
         register_content_resources()
         register_ari_resources()
+        register_channel_resources()
         # Registers the areas' Celery tasks in every process (the worker's autodiscovery looks only for
         # integration.tasks), so that the outbox can queue its task by name.
         from .ari import tasks as ari_tasks  # noqa: F401
         from .catalog import tasks as catalog_tasks  # noqa: F401
+        from .channels import tasks as channel_tasks  # noqa: F401
         from .drift import tasks as drift_tasks  # noqa: F401
         from .sync import tasks as sync_tasks  # noqa: F401
 

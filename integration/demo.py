@@ -15,7 +15,13 @@ from .access.services import membership_grant
 from .ari.dates import DateRange, korea_today
 from .ari.services import AriEdit, Operation, ari_edit_apply
 from .catalog.models import CatalogSnapshot
-from .channels.models import SalesChannel
+from .channels.models import PropertyChannel, SalesChannel
+from .channels.services import (
+    channel_mapping_update,
+    channel_open_request,
+    channel_settings_update,
+    sales_channels_queue_refresh,
+)
 from .content.choices import RatePlanType
 from .content.models import Property, RatePlan, RatePlanModel, RoomType
 from .sync.outbox import sync_mark_changed
@@ -151,6 +157,10 @@ def demo_seed():
     )
     if created:
         _create_content(demo_property)
+    if not demo_property.channel_requests.exists():
+        # Also a demo seeded before channels existed: its hand-made channel rows are kept (the hub's list
+        # refreshes them), and it asks to open its channels as a new demo does.
+        _open_channels(demo_property)
     User = get_user_model()
     password = None
     admin = User.objects.filter(username=DEMO_ADMIN_USERNAME).first()
@@ -158,6 +168,9 @@ def demo_seed():
         password = secrets.token_urlsafe(12)
         admin = User.objects.create_superuser(username=DEMO_ADMIN_USERNAME, email="", password=password)
     membership_grant(user=admin, property=demo_property, role=MembershipRole.MANAGER)
+    if not SalesChannel.objects.filter(refreshed_at__isnull=False).exists():
+        # The hub's channel list replaces the demo's rows once the web server (the sandbox) is up.
+        sales_channels_queue_refresh()
     if not CatalogSnapshot.objects.exists():
         # The sandbox serves the catalog once the web server is up: the worker fetches it then.
         transaction.on_commit(lambda: _queue_catalog_fetch())
@@ -204,24 +217,67 @@ def _create_content(prop):
     ]
     for obj in (prop, *room_types, *models, *plans):
         sync_mark_changed(obj)
-    _create_rates_and_availability(room_types, plans)
+    _create_rates_and_availability(room_types, plans, _demo_channels())
+
+
+def _demo_channels():
+    return [
+        SalesChannel.objects.get_or_create(channel_id=cid, defaults={"name": name, "channel_type": kind})[0]
+        for cid, name, kind in DEMO_CHANNELS
+    ]
+
+
+def _open_channels(prop):
+    """Requests to open channels 1, 2 and 3 (cms) and 5 (left pending), through the same services and
+    outbox as a manager's, with what each will sell once open."""
+    hub_ota, travel_mall, direct, global_ota = _demo_channels()
+    room_types = list(prop.room_types.all())
+    plans = list(prop.rate_plans.select_related("model"))
+    for channel in (hub_ota, travel_mall, global_ota):
+        channel_open_request(property=prop, channel=channel, comment="데모 숙소 판매 요청입니다.")
+    channel_open_request(property=prop, channel=direct, **DEMO_CMS_ACCOUNT)
+    links = {link.channel_id: link for link in PropertyChannel.objects.filter(property=prop)}
+    early_bird = [plan for plan in plans if plan.model.vendor_id == "early-bird"]
+    channel_settings_update(property_channel=links[hub_ota.pk], on_sale=True)
+    channel_settings_update(property_channel=links[travel_mall.pk], on_sale=True, rate_plans_off=early_bird)
+    channel_settings_update(property_channel=links[direct.pk], on_sale=True)
+    channel_mapping_update(
+        property_channel=links[direct.pk],
+        room_type_codes={
+            room: DEMO_CMS_CODES[room.vendor_id] for room in room_types if room.vendor_id in DEMO_CMS_CODES
+        },
+        rate_plan_codes={plan: DEMO_CMS_CODES[plan.vendor_id] for plan in plans if plan.vendor_id in DEMO_CMS_CODES},
+    )
 
 
 #: Weekday and Friday/Saturday rates of each room type's standalone plan, and what the packages add.
 DEMO_RATES = {"ondol": (89000, 119000), "daecheong-suite": (159000, 209000), "family-annex": (219000, 289000)}
 DEMO_PACKAGE_DIFFERENCE = {"breakfast": 25000, "early-bird": -15000}
 DEMO_ALLOTMENT = {"ondol": 4, "daecheong-suite": 2, "family-annex": 1}
-DEMO_CHANNELS = [(1, "Hub OTA", SalesChannel.Type.HUB), (3, "Direct channel (CMS)", SalesChannel.Type.CMS)]
+#: The hub's channels the demo uses, as the sandbox hub lists them (the list itself is read from the hub
+#: once the web server is up: the daily refresh, queued once by demo_seed).
+DEMO_CHANNELS = [
+    (1, "Hub OTA", SalesChannel.Type.HUB),
+    (2, "Travel Mall", SalesChannel.Type.HUB),
+    (3, "Direct channel (CMS)", SalesChannel.Type.CMS),
+    (5, "Global OTA", SalesChannel.Type.HUB),
+]
+#: The demo's requests: open on two hub channels and one cms channel (the sandbox approves them after
+#: HUB_SANDBOX_CHANNEL_REVIEW_SECONDS), and one request the sandbox leaves pending (channel 5 waits for
+#: its admin). What each sells is prepared now and sent when the channel opens.
+DEMO_CMS_ACCOUNT = {"cms_account_id": "seochon-hanok", "cms_property_code": "SEOCHON-01"}
+DEMO_CMS_CODES = {
+    "ondol": "OND",
+    "daecheong-suite": "DCS",
+    "ondol-room-only": "OND-RO",
+    "daecheong-suite-room-only": "DCS-RO",
+}
 DEMO_DAYS = 90
 
 
-def _create_rates_and_availability(room_types, plans):
+def _create_rates_and_availability(room_types, plans, channels):
     """The next 90 days: Friday and Saturday dearer, packages priced against the standalone plan, and
-    one channel selling the ondol room dearer at weekends."""
-    channels = [
-        SalesChannel.objects.get_or_create(channel_id=cid, defaults={"name": name, "channel_type": kind})[0]
-        for cid, name, kind in DEMO_CHANNELS
-    ]
+    the cms channel selling the ondol room dearer at weekends."""
     days = (DateRange(korea_today(), korea_today() + datetime.timedelta(days=DEMO_DAYS - 1)),)
     weekdays, weekend = frozenset({0, 1, 2, 3, 6}), frozenset({4, 5})
     by_key = {(plan.room_type.vendor_id, plan.model.vendor_id): plan for plan in plans}
@@ -256,6 +312,6 @@ def _create_rates_and_availability(room_types, plans):
             value=DEMO_RATES["ondol"][1] + 10000,
             rate_plans=(by_key[("ondol", "room-only")],),
             weekdays=weekend,
-            channel=channels[1],
+            channel=channels[2],
         )
     )

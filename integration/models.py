@@ -13,7 +13,7 @@ from .ari.models import (
     RoomTypeDay,
 )
 from .catalog.models import CatalogSnapshot, CodeMapping
-from .channels.models import SalesChannel
+from .channels.models import ChannelOpenRequest, PropertyChannel, SalesChannel
 from .content.models import (
     Property,
     PropertyPhoto,
@@ -36,6 +36,7 @@ __all__ = [
     "AriDirtyRange",
     "CatalogSnapshot",
     "ChannelAvailDay",
+    "ChannelOpenRequest",
     "ChannelRateDay",
     "CodeMapping",
     "DriftCheck",
@@ -43,6 +44,7 @@ __all__ = [
     "HubConnection",
     "HubSwitch",
     "Property",
+    "PropertyChannel",
     "PropertyMembership",
     "PropertyPhoto",
     "PropertyTranslation",

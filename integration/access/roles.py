@@ -36,6 +36,10 @@ _STAFF_PERMISSIONS = [
     *_perms("driftdifference", "view"),
     *_perms("catalogsnapshot", "view"),
     *_perms("codemapping", "view"),
+    # Sales channels: staff read which channels sell the property, its settings, mapping and requests.
+    *_perms("saleschannel", "view"),
+    *_perms("propertychannel", "view"),
+    *_perms("channelopenrequest", "view"),
     # Bookings come from the hub only; staff and managers read them and the hub's calls.
     "bookings.view_booking",
     "bookings.view_inboundcall",
@@ -43,6 +47,9 @@ _STAFF_PERMISSIONS = [
 _MANAGER_ONLY_PERMISSIONS = [
     *_perms("property", "add"),
     *_perms("codemapping", "add", "change", "delete"),
+    # Managers open channels, set what each sells and map cms channels (the hub's list is read, not edited).
+    *_perms("propertychannel", "change"),
+    *_perms("channelopenrequest", "add"),
     # Licenses are uploaded and followed, never edited or deleted (the hub has neither).
     "licenses.view_licenserequest",
     "licenses.add_licenserequest",

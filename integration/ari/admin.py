@@ -19,6 +19,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
 from ..channels.models import SalesChannel
+from ..channels.selectors import open_channels
 from ..content.admin import PropertyAdmin
 from ..content.models import Property, RoomType
 from .admin_bulk import AriBulkEditViews
@@ -84,14 +85,15 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, AriHistoryViews, PropertyA
             raise PermissionDenied
         return prop
 
-    def _channel(self, value):
-        """The SalesChannel a ?channel= parameter names; None for the common values."""
+    def _channel(self, value, prop):
+        """The SalesChannel a ?channel= parameter names, among those open for the property (else 404);
+        None for the common values."""
         if not value:
             return None
         try:
-            return SalesChannel.objects.get(pk=value)
+            return open_channels(prop).get(pk=value)
         except (SalesChannel.DoesNotExist, ValueError, ValidationError):
-            raise Http404("No such sales channel.") from None
+            raise Http404("No such sales channel open for this property.") from None
 
     def _calendar_url(self, prop, *, month=None, channel=None):
         query = {}
@@ -119,7 +121,7 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, AriHistoryViews, PropertyA
         """GET: a month of the grid (?month=YYYY-MM, ?channel=<id> for one channel's values)."""
         prop = self._ari_property(request, object_id, edit=False)
         month = grid_month(request.GET.get("month"))
-        channel = self._channel(request.GET.get("channel"))
+        channel = self._channel(request.GET.get("channel"), prop)
         grid = ari_grid_read(prop, first=month, last=month_end(month), channel=channel)
         months = grid_months()
         can_edit = self.has_change_permission(request, prop)
@@ -139,7 +141,7 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, AriHistoryViews, PropertyA
             if month < months[-1]
             else None,
             channel=channel,
-            channels=list(SalesChannel.objects.order_by("name")),
+            channels=list(open_channels(prop)),
             can_edit=can_edit,
             column_count=len(grid.days) + 1,
             cell_url=reverse("admin:integration_property_ari_cell", args=[prop.pk]),

@@ -33,7 +33,7 @@ from django.db import models
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..channels.models import SalesChannel
+from ..channels.selectors import open_channels
 from ..content.choices import RatePlanType
 from ..content.models import RoomType
 from ..csv_files import csv_records
@@ -133,7 +133,7 @@ def ari_csv_cells(prop, rows):
     for room_type in room_types.values():
         room_type.property = prop
     plans = {plan.vendor_id: plan for plan in rate_plans_of(prop)}
-    channels = {str(channel.channel_id): channel for channel in SalesChannel.objects.all()}
+    channels = {str(channel.channel_id): channel for channel in open_channels(prop)}
     first, last = ari_window()
     cells, seen = [], {}
     for row in rows:
@@ -160,7 +160,7 @@ def ari_csv_cells(prop, rows):
         if row.channel:
             channel = channels.get(row.channel)
             if channel is None:
-                problems.append(_("Unknown sales channel “%(id)s”.") % {"id": row.channel})
+                problems.append(_("Sales channel “%(id)s” is not open for this property.") % {"id": row.channel})
         day = _date(row.date)
         if day is None:
             problems.append(_("“%(date)s” is not a date: write it as YYYY-MM-DD.") % {"date": row.date})

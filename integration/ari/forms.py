@@ -12,6 +12,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.dates import WEEKDAYS_ABBR
 from django.utils.translation import gettext_lazy as _
 
+from ..channels.selectors import open_channels
 from ..content.names import display_name
 from .csv_parse import ARI_CSV_MAX_BYTES, ARI_VALUE_MAX, ari_csv_read
 from .dates import WINDOW_DAYS, DateRange
@@ -56,7 +57,7 @@ class AriCellForm(forms.Form):
     date = forms.DateField(input_formats=["%Y-%m-%d"])
     value = forms.CharField(required=False, max_length=20)
     business_day = forms.ChoiceField(choices=[("", "—"), ("1", _("open")), ("0", _("closed"))], required=False)
-    channel = forms.ModelChoiceField(SalesChannel.objects.all(), required=False)
+    channel = forms.ModelChoiceField(SalesChannel.objects.none(), required=False)
     #: What the cell showed when staff opened it (its data-value and data-open); the save is refused when
     #: the cell holds something else by then. Without seen_value no check is made.
     seen_value = forms.CharField(required=False, max_length=20)
@@ -67,6 +68,8 @@ class AriCellForm(forms.Form):
     def __init__(self, *args, property, **kwargs):
         super().__init__(*args, **kwargs)
         self.property = property
+        # A channel's own values only for the channels open for the property.
+        self.fields["channel"].queryset = open_channels(property)
 
     def clean_seen_value(self):
         return _parse_value(self.cleaned_data["seen_value"])
@@ -184,7 +187,7 @@ class AriBulkEditForm(forms.Form):
         help_text=_("KRW, a percentage or a number of rooms, as the operation says."),
     )
     channel = forms.ModelChoiceField(
-        SalesChannel.objects.all(),
+        SalesChannel.objects.none(),
         label=_("Channel"),
         required=False,
         empty_label=_("All channels (the common values)"),
@@ -198,6 +201,7 @@ class AriBulkEditForm(forms.Form):
     def __init__(self, *args, property, **kwargs):
         super().__init__(*args, **kwargs)
         self.property = property
+        self.fields["channel"].queryset = open_channels(property)
         #: The rooms to sell are far above a room type's rooms: the form shows the confirmation.
         self.asks_confirmation = False
         self.room_types = {

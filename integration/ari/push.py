@@ -6,6 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from ..channels.selectors import open_channel_ids
 from ..content.choices import RatePlanType
 from ..content.models import RatePlan, RoomType
 from ..content.resources import path_params
@@ -96,7 +97,10 @@ def rate_plan_push_values(rate_plan, ranges):
             values[field_name] = getattr(day, field_name)
         common[day.date] = values
     channels = defaultdict(list)
-    overrides = ChannelRateDay.objects.filter(rate_plan=rate_plan, date__in=dates).select_related("channel")
+    # Only the channels open for the property get their own values; others' wait until they open.
+    overrides = ChannelRateDay.objects.filter(
+        rate_plan=rate_plan, date__in=dates, channel__channel_id__in=open_channel_ids(rate_plan.property)
+    ).select_related("channel")
     channel_ids = {override.channel.channel_id for override in overrides}
     by_day = {(o.channel.channel_id, o.date): getattr(o, field_name) for o in overrides}
     for channel_id in sorted(channel_ids):
@@ -117,7 +121,9 @@ def room_type_push_values(room_type, ranges):
         day.date: {"count": day.available}
         for day in RoomTypeDay.objects.filter(room_type=room_type, date__in=dates).order_by("date")
     }
-    caps = ChannelAvailDay.objects.filter(room_type=room_type, date__in=dates).select_related("channel")
+    caps = ChannelAvailDay.objects.filter(
+        room_type=room_type, date__in=dates, channel__channel_id__in=open_channel_ids(room_type.property)
+    ).select_related("channel")
     by_day = {(cap.channel.channel_id, cap.date): cap.cap for cap in caps}
     channels = defaultdict(list)
     for channel_id in sorted({cap.channel.channel_id for cap in caps}):

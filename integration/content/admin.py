@@ -7,6 +7,7 @@ from django.forms.models import BaseInlineFormSet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -19,7 +20,7 @@ from ..sync.resources import KIND_OF_MODEL
 from ..sync.selectors import with_sync_state
 from . import services
 from .choices import Locale
-from .forms import catalog_formfield
+from .forms import RatePlanModelForm, SalesChannelsField, catalog_formfield
 from .models import (
     Property,
     PropertyPhoto,
@@ -244,13 +245,20 @@ class RoomTypeAdmin(HubContentAdmin):
 
 @admin.register(RatePlanModel)
 class RatePlanModelAdmin(HubContentAdmin):
-    """Rate plan models: one standalone per property, any number of packages."""
+    """Rate plan models: one standalone per property, any number of packages; its channels are ticked among
+    those open for the property."""
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        if db_field.name == "channels":
+            return SalesChannelsField(label=capfirst(db_field.verbose_name), help_text=db_field.help_text)
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     list_display = ["name", "vendor_id", "property", "type", "refundable", "sync_column"]
     list_filter = ["type", "refundable", ("property", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["property"]
     search_fields = ["name", "vendor_id", "property__name"]
     inlines = [RatePlanModelTranslationInline]
+    form = RatePlanModelForm
     fieldsets = [
         (None, {"fields": ["property", "vendor_id", "name", "type", "hub_sync"]}),
         (_("Sale"), {"fields": [("sale_from", "sale_to"), ("min_los", "max_los"), "refundable", "channels"]}),

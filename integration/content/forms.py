@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ..catalog.forms import CatalogTagsField
 from ..catalog.selectors import TAG_FIELD_GROUPS, TAG_MODELS
+from ..channels.selectors import open_channel_ids, open_channels_of
 from .models import Property, RoomType
 from .widgets import RefundPolicyWidget, RoomCompositionWidget
 
@@ -161,3 +162,55 @@ def catalog_formfield(db_field, **kwargs):
     if db_field.model is Property and db_field.name == "refunds":
         return RefundPolicyField(**defaults)
     return None
+
+
+class SalesChannelsField(forms.TypedMultipleChoiceField):
+    """A rate plan model's sales channels, ticked among the channels open for its property (the form sets
+    the choices); none ticked means every channel."""
+
+    widget = forms.CheckboxSelectMultiple
+
+    def __init__(self, **kwargs):
+        kwargs.pop("max_length", None)
+        super().__init__(coerce=int, empty_value=[], **{**kwargs, "required": False})
+
+    def prepare_value(self, value):
+        if isinstance(value, str):  # the stored JSON text a bound form shows back
+            try:
+                value = json.loads(value)
+            except ValueError:
+                return []
+        return [str(item) for item in value or []]
+
+
+class RatePlanModelForm(forms.ModelForm):
+    """A rate plan model, whose channels are chosen among those open for its property."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields.get("channels")
+        if field is None:
+            return
+        if self.instance.pk:
+            properties = [self.instance.property]
+        else:
+            properties = list(self.fields["property"].queryset) if "property" in self.fields else []
+        offered = open_channels_of(properties)
+        stored = [cid for cid in self.instance.channels or [] if cid not in {c.channel_id for c in offered}]
+        field.choices = [(channel.channel_id, str(channel)) for channel in offered] + [
+            (cid, _("Channel %(id)s (not open for this property)") % {"id": cid}) for cid in stored
+        ]
+
+    def clean(self):
+        cleaned = super().clean()
+        prop = cleaned.get("property") or (self.instance.property if self.instance.property_id else None)
+        chosen = cleaned.get("channels") or []
+        if prop is not None and chosen:
+            not_open = sorted(set(chosen) - open_channel_ids(prop))
+            if not_open:
+                self.add_error(
+                    "channels",
+                    _("Not open for this property: %(ids)s. Untick them, or open them on the Sales channels screen.")
+                    % {"ids": ", ".join(map(str, not_open))},
+                )
+        return cleaned

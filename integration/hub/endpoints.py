@@ -49,6 +49,16 @@ LICENSE_LIST = Endpoint("license.list", "GET", _P + "/licenses")
 LICENSE_READ = Endpoint("license.read", "GET", _P + "/licenses/{license_id}")
 BOOKING_READ = Endpoint("booking.read", "GET", "/booking/{number}")
 SETTLEMENT_LIST = Endpoint("settlement.list", "GET", "/bookings")
+CHANNEL_LIST = Endpoint("channel.list", "GET", "/channels")
+CHANNEL_READ = Endpoint("channel.read", "GET", "/channels/{channel_id}")
+PROPERTY_CHANNELS = Endpoint("property_channels.list", "GET", _P + "/channels")
+OPEN_REQUEST_CREATE = Endpoint("open_request.create", "POST", _P + "/channels/{channel_id}/open-requests")
+OPEN_REQUEST_LIST = Endpoint("open_request.list", "GET", _P + "/open-requests")
+OPEN_REQUEST_READ = Endpoint("open_request.read", "GET", _P + "/open-requests/{request_id}")
+CHANNEL_SETTINGS_READ = Endpoint("channel_settings.read", "GET", _P + "/channels/{channel_id}/settings")
+CHANNEL_SETTINGS_UPDATE = Endpoint("channel_settings.update", "PATCH", _P + "/channels/{channel_id}/settings")
+CHANNEL_MAPPINGS_READ = Endpoint("channel_mappings.read", "GET", _P + "/channels/{channel_id}/mappings")
+CHANNEL_MAPPINGS_REPLACE = Endpoint("channel_mappings.replace", "PUT", _P + "/channels/{channel_id}/mappings")
 #: OURS (contract op 20): the settlement list's limit defaults to 100 and is at most this; the hub may answer
 #: fewer records than asked, so a reader advances offset by the records received until it reaches count.
 SETTLEMENT_MAX_LIMIT = 1000

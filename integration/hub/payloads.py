@@ -4,6 +4,8 @@ Each build_* function returns the full body the hub should hold for a resource (
 patch_body() turns the last acknowledged body and the current one into the PATCH to send.
 """
 
+from datetime import datetime
+
 from ..sync.models import ResourceKind
 
 # Keys that carry secrets or file contents: an attempt record keeps their size, never their value.
@@ -215,3 +217,111 @@ def build_ari_bodies(section, common, channels):
             body["channels"] = [{"channel_id": cid, section: items} for cid, items in per_channel.items()]
         bodies.append(body)
     return bodies
+
+
+# --- Sales channels (contract operations 21-30) ----------------------------------------------------
+#
+# Decisions where the spec is silent ("Fields of channel, channel open request, channel setting and
+# mapping records: not shown"), in one place; hub-contract.md section 1 fixes the paths and bodies:
+# - OURS: an open request for a hub channel carries no cms_account (the hub refuses it, 400); a cms
+#   channel's account id and property code, and a channel code in a mapping, are 1 to 40 characters.
+# - OURS: the settings and mapping of a channel not open answer 409, as 27-28 do (29-30 too).
+# - OURS: a property newly open on a channel sells nothing there until on_sale is set; a room type or
+#   rate plan absent from the settings' maps is on sale (the maps list the ones switched off, false).
+# - OURS: the settings PATCH is a top-level merge-patch like every other (maps travel whole).
+# - OURS: a cms channel sells a rate plan only once both it and its room type have a channel code in
+#   the mapping (the channel cannot name them otherwise).
+# - OURS: a cms channel's bookings are confirmed by the channel itself, which the property runs: the
+#   vendor API's create answers them `confirmed` at once (no hold waiting for the hub's confirm, which
+#   stays harmless); a hub channel's bookings are created `pending` and confirmed by the hub.
+# - OURS: bookings from a channel the property is not open on, or that does not sell that rate plan,
+#   are refused with 4000 (no rooms available for booking), as a disabled rate plan is.
+
+#: See above: the longest cms account id, property code and channel code.
+CHANNEL_CODE_MAX_LENGTH = 40
+#: OURS: the longest comment of an open request.
+CHANNEL_COMMENT_MAX_LENGTH = 1000
+#: See above: whether a cms channel's bookings are confirmed when created.
+CMS_BOOKINGS_CONFIRMED_ON_CREATE = True
+#: See above: whether a cms channel needs a channel code for a rate plan and its room type to sell it.
+CMS_SELLS_MAPPED_ONLY = True
+
+
+def build_channel_list(answer):
+    """[(channel_id, name, channel_type)] of the hub's channel list (operation 21); entries not in the
+    contract's shape are left out."""
+    channels = []
+    for entry in answer if isinstance(answer, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        channel_id, name, kind = entry.get("id"), entry.get("name"), entry.get("channel_type")
+        valid_id = isinstance(channel_id, int) and not isinstance(channel_id, bool) and channel_id > 0
+        if valid_id and isinstance(name, str) and kind in ("hub", "cms"):
+            channels.append((channel_id, name[:100], kind))
+    return channels
+
+
+def parse_channel_statuses(answer):
+    """{channel_id: status} of a property's channel statuses (operation 23)."""
+    statuses = {}
+    for entry in answer if isinstance(answer, list) else []:
+        if (
+            isinstance(entry, dict)
+            and entry.get("status") in ("closed", "requested", "open", "rejected")
+            and isinstance(entry.get("channel_id"), int)
+        ):
+            statuses[entry["channel_id"]] = entry["status"]
+    return statuses
+
+
+def build_open_request(request, *, cms):
+    """The open request body (operation 24): comment when given, and cms_account for a cms channel."""
+    body = _optional({}, comment=request.comment)
+    if cms:
+        body["cms_account"] = {"account_id": request.cms_account_id, "property_code": request.cms_property_code}
+    return body
+
+
+def _parse_time(value):
+    try:
+        return datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def parse_open_request(answer):
+    """The fields of ChannelOpenRequest an open request answer sets (operations 24-26); bad values left out."""
+    if not isinstance(answer, dict):
+        return {}
+    fields = {
+        "status": answer.get("status") if answer.get("status") in ("pending", "approved", "rejected") else None,
+        "reason": answer.get("reason") or "" if isinstance(answer.get("reason"), str | None) else None,
+        "hub_created_at": _parse_time(answer.get("created_at")),
+        "hub_updated_at": _parse_time(answer.get("updated_at")),
+    }
+    if isinstance(answer.get("id"), int) and not isinstance(answer.get("id"), bool):
+        fields["hub_id"] = answer["id"]
+    return {key: value for key, value in fields.items() if value is not None}
+
+
+def build_channel_settings(property_channel):
+    """The sales settings body (operations 27-28) of a property on a channel."""
+    return {
+        "on_sale": property_channel.on_sale,
+        "roomtypes": dict(sorted(property_channel.room_types.items())),
+        "rateplans": dict(sorted(property_channel.rate_plans.items())),
+    }
+
+
+def build_channel_mappings(property_channel):
+    """The mapping body (operations 29-30) of a property on a cms channel: every coded room type and plan."""
+    return {
+        "roomtypes": [
+            {"vendor_roomtype_id": vendor_id, "channel_code": code}
+            for vendor_id, code in sorted(property_channel.room_type_codes.items())
+        ],
+        "rateplans": [
+            {"vendor_rateplan_id": vendor_id, "channel_code": code}
+            for vendor_id, code in sorted(property_channel.rate_plan_codes.items())
+        ],
+    }

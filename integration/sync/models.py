@@ -19,6 +19,9 @@ class ResourceKind(models.TextChoices):
     ARI_RATES = "ari_rates", _("rates and business days")
     ARI_AVAILS = "ari_avails", _("availability")
     LICENSE = "license", _("license request")
+    CHANNEL_REQUEST = "channel_request", _("channel open request")
+    CHANNEL_SETTINGS = "channel_settings", _("channel sales settings")
+    CHANNEL_MAPPING = "channel_mapping", _("channel mapping")
 
 
 class SyncState(models.Model):

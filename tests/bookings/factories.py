@@ -4,13 +4,26 @@ import datetime
 import itertools
 
 from integration.ari.dates import KOREA
-from integration.models import RatePlanDay, RoomTypeDay
+from integration.channels.choices import ChannelStatus
+from integration.models import PropertyChannel, RatePlanDay, RoomTypeDay, SalesChannel
 from tests.factories import PropertyFactory, hub_content
 from tests.integration.ari.factories import day
 
 RATE = 100_000
 MODIFY = 20_000
+#: The hub channel the create bodies sell on; sellable() opens the property on it.
+CHANNEL_ID = 7
 _numbers = itertools.count(1)
+
+
+def open_channel(prop, channel_id=CHANNEL_ID, *, channel_type="hub", **fields):
+    """The property open and on sale on a channel (as the hub's statuses and our settings would have it)."""
+    channel, _created = SalesChannel.objects.get_or_create(
+        channel_id=channel_id, defaults={"name": f"Channel {channel_id}", "channel_type": channel_type}
+    )
+    return PropertyChannel.objects.update_or_create(
+        property=prop, channel=channel, defaults={"status": ChannelStatus.OPEN, "on_sale": True, **fields}
+    )[0]
 
 
 def sellable(*, allotment=5, nights=14, refunds=None, max_capacity=4):
@@ -28,6 +41,7 @@ def sellable(*, allotment=5, nights=14, refunds=None, max_capacity=4):
     RoomTypeDay.objects.bulk_create(
         RoomTypeDay(room_type=room_type, date=d, allotment=allotment, available=allotment) for d in dates
     )
+    open_channel(prop)
     return room_type, standalone, package
 
 
@@ -44,7 +58,7 @@ def create_body(plan, *, first=1, nights=1, adults=2, children=0, **overrides):
     checkin, checkout = stay(first, nights)
     per_night = RATE + (MODIFY if plan.model.type == "package" else 0)
     body = {
-        "channel_id": 7,
+        "channel_id": CHANNEL_ID,
         "channel_name": "Channel Seven",
         "channel_booking_number": f"CH-{n}",
         "gds_booking_number": f"G-{n}",

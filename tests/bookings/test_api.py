@@ -16,7 +16,7 @@ from bookings.models import Booking, InboundCall
 from integration.models import AriDirtyRange, RatePlanDay, RoomTypeDay
 from tests.integration.ari.factories import day
 
-from .factories import RATE, create_body, sellable, stock
+from .factories import RATE, create_body, open_channel, sellable, stock
 
 pytestmark = pytest.mark.django_db
 
@@ -172,7 +172,8 @@ def test_the_same_sub_booking_with_other_content_or_a_known_channel_number_is_30
     assert_error(create(hub_client, body | {"total_amount": 1}), "3000")
     other = create_body(standalone, channel_booking_number=body["channel_booking_number"])
     assert_error(create(hub_client, other), "3000")
-    # The same channel number on another channel is another booking.
+    # The same channel number on another channel (open for the property too) is another booking.
+    open_channel(standalone.property, 8)
     assert create(hub_client, other | {"channel_id": 8}).status_code == 200
     assert Booking.objects.count() == 2
     assert stock(room_type)[0][2] == 2

@@ -19,6 +19,7 @@ from integration.models import RoomTypeDay
 from integration.sync.batch import sync_pending
 from tests.factories import PropertyFactory, hub_content
 from tests.integration.ari.factories import day
+from tests.integration.channels.helpers import open_everywhere
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,6 +49,7 @@ def seed(*, rooms=3, days=10):
     edit(ranges=days, operation=Operation.SET, value=PACKAGE_PRICE, rate_plans=(package,))
     edit(ranges=days, operation=Operation.SET_AVAILABILITY, value=rooms, room_types=(room_type,))
     sync_pending()
+    open_everywhere(prop)  # the hub sells only on a channel the property is open and on sale on
     return room_type, standalone, package
 
 

@@ -75,3 +75,30 @@ def test_the_demo_reaches_the_sandbox_in_full(worker):
     demo = Property.objects.get()
     for obj in (demo, *demo.room_types.all(), *demo.rate_plan_models.all(), *demo.rate_plans.all()):
         assert_hub_holds(obj)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_demo_opens_two_hub_channels_and_a_cms_channel_with_one_request_pending(worker, settings):
+    from hubsandbox import state
+    from integration.channels.services import property_channels_refresh
+    from integration.models import ChannelOpenRequest, PropertyChannel
+
+    settings.HUB_SANDBOX_CHANNEL_REVIEW_SECONDS = 0  # the sandbox reviews at once, as it does after 30 s
+    seed()
+    wait_until(all_synced, timeout=60, message="the demo synced")
+    demo = Property.objects.get()
+    assert ChannelOpenRequest.objects.filter(property=demo).count() == 4
+
+    property_channels_refresh(property=demo)  # what beat does every minute while a request is under review
+    wait_until(all_synced, timeout=60, message="the prepared settings and mapping sent")
+    statuses = dict(PropertyChannel.objects.filter(property=demo).values_list("channel__channel_id", "status"))
+    assert {cid: statuses[cid] for cid in (1, 2, 3, 5)} == {1: "open", 2: "open", 3: "open", 5: "requested"}
+    assert state.channel_settings_of(demo.vendor_id, 2)["settings"]["rateplans"] == {
+        "ondol-early-bird": False,
+        "daecheong-suite-early-bird": False,
+        "family-annex-early-bird": False,
+    }
+    mapped = state.channel_settings_of(demo.vendor_id, 3)["mappings"]
+    assert {entry["channel_code"] for entry in mapped["rateplans"]} == {"OND-RO", "DCS-RO"}
+    # The sandbox now sells the demo's rooms on its open channels.
+    assert state.channel_settings_of(demo.vendor_id, 1)["settings"]["on_sale"] is True

@@ -5,8 +5,9 @@ import datetime
 import factory
 
 from integration.ari.dates import korea_today
+from integration.channels.choices import ChannelStatus
 from integration.content.choices import RatePlanType
-from integration.models import RatePlanDay, RoomTypeDay, SalesChannel
+from integration.models import PropertyChannel, RatePlanDay, RoomTypeDay, SalesChannel
 from tests.factories import RatePlanFactory, RatePlanModelFactory, RoomTypeFactory
 
 
@@ -18,6 +19,13 @@ class SalesChannelFactory(factory.django.DjangoModelFactory):
 
     channel_id = factory.Sequence(lambda n: 100 + n)
     name = factory.Sequence(lambda n: f"Channel {n}")
+
+    @factory.post_generation
+    def open_for(self, create, props, **kwargs):
+        """SalesChannelFactory(open_for=prop or [props]): open for them (only open channels get values)."""
+        if create and props is not None:
+            for prop in props if isinstance(props, list) else [props]:
+                PropertyChannel.objects.create(property=prop, channel=self, status=ChannelStatus.OPEN, on_sale=True)
 
 
 def day(n):

@@ -76,7 +76,7 @@ def values_snapshot():
 
 def test_export_writes_every_value_of_the_range(staff_client, property_a, rows):
     room_type, standalone, (package,) = rows[0]
-    channel = SalesChannelFactory(channel_id=7)
+    channel = SalesChannelFactory(channel_id=7, open_for=property_a)
     ChannelRateDay.objects.create(rate_plan=package, channel=channel, date=day(2), rate_modify=-5_000)
     ChannelAvailDay.objects.create(room_type=room_type, channel=channel, date=day(2), cap=1)
     RatePlanDay.objects.filter(rate_plan=standalone, date=day(3)).update(business_day=False)
@@ -109,7 +109,7 @@ def test_export_shows_the_form_again_for_a_bad_range(staff_client, property_a):
 
 def test_export_then_import_changes_nothing(staff_client, property_a, rows):
     room_type, standalone, (_package,) = rows[0]
-    channel = SalesChannelFactory()
+    channel = SalesChannelFactory(open_for=property_a)
     ChannelRateDay.objects.create(rate_plan=standalone, channel=channel, date=day(4), rate=90_000)
     ChannelAvailDay.objects.create(room_type=room_type, channel=channel, date=day(4), cap=3)
     before = values_snapshot()
@@ -133,7 +133,7 @@ def test_export_then_import_changes_nothing(staff_client, property_a, rows):
 
 def test_import_preview_then_apply_writes_the_changes_in_one_go(staff_client, property_a, rows):
     room_type, standalone, (package,) = rows[0]
-    channel = SalesChannelFactory(channel_id=9)
+    channel = SalesChannelFactory(channel_id=9, open_for=property_a)
     content = csv_text(
         f"availability,{room_type.vendor_id},,,{day(1)},6,",
         f"rate,{room_type.vendor_id},{standalone.vendor_id},,{day(1)},110000,0",
@@ -178,7 +178,7 @@ def test_import_preview_then_apply_writes_the_changes_in_one_go(staff_client, pr
 
 def test_import_clears_a_channel_value_with_an_empty_value(property_a, rows):
     room_type, _standalone, (package,) = rows[0]
-    channel = SalesChannelFactory(channel_id=4)
+    channel = SalesChannelFactory(channel_id=4, open_for=property_a)
     ChannelRateDay.objects.create(rate_plan=package, channel=channel, date=day(2), rate_modify=5_000)
     ChannelAvailDay.objects.create(room_type=room_type, channel=channel, date=day(2), cap=1)
     content = csv_text(
@@ -223,7 +223,7 @@ def test_a_package_difference_without_any_standalone_rate_is_an_error(property_a
         ("availability,{rt},,,{d1},many,", "is not a whole number"),
         ("availability,{rt},,,{d1},1,", "2 rooms are already booked"),
         ("availability,{rt},,,{d1},,", "Give the number of rooms to sell"),
-        ("availability,{rt},,55,{d1},1,", "Unknown sales channel “55”"),
+        ("availability,{rt},,55,{d1},1,", "Sales channel “55” is not open for this property"),
         ("rate,{rt},{std},{channel},{d1},1,1", "leave business_day empty on channel rows"),
         ("rate,{rt},{std},,{d1},1,maybe", "is not a business day"),
         ("rate,{rt},{std},,{d1},,", "Give a value, a business day or both"),
@@ -234,7 +234,7 @@ def test_a_package_difference_without_any_standalone_rate_is_an_error(property_a
 )
 def test_import_preview_names_each_row_error_and_apply_is_refused(staff_client, property_a, rows, line, problem):
     room_type, standalone, (package,) = rows[0]
-    channel = SalesChannelFactory(channel_id=3)
+    channel = SalesChannelFactory(channel_id=3, open_for=property_a)
     names = {
         "rt": room_type.vendor_id,
         "std": standalone.vendor_id,

@@ -169,7 +169,7 @@ def test_grid_queries_do_not_grow_with_rows_or_days(client, superuser, django_as
     assert len(response.context["grid"].room_types) == 10
     assert sum(len(block.rate_plans) for block in response.context["grid"].room_types) == 30
 
-    channel = SalesChannelFactory()
+    channel = SalesChannelFactory(open_for=[small, large])
     with CaptureQueriesContext(connection) as small_channel:
         client.get(url("calendar", small), {"month": month.strftime("%Y-%m"), "channel": channel.pk})
     with django_assert_max_num_queries(len(small_channel)):
@@ -293,7 +293,7 @@ def test_cell_edit_needs_post(staff_client, property_a):
 
 def test_channel_view_edits_and_clears_overrides_and_caps(staff_client, property_a, rows):
     room_type, standalone, (package,) = rows[0]
-    channel = SalesChannelFactory()
+    channel = SalesChannelFactory(open_for=property_a)
     target = day(8)
     fill_days(rows, [target])
     month = target.strftime("%Y-%m")
@@ -542,7 +542,7 @@ def test_bulk_decrease_below_zero_is_a_cell_error(staff_client, property_a, rows
 
 def test_bulk_edit_on_a_channel_sets_caps_and_clears_them(staff_client, property_a, rows):
     room_type, _standalone, _ = rows[0]
-    channel = SalesChannelFactory()
+    channel = SalesChannelFactory(open_for=property_a)
     dates = [day(3), day(4)]
     fill_days(rows, dates)
     data = bulk_data(

@@ -8,10 +8,11 @@ from django.db import transaction
 from hubsandbox import state as hub_state
 from integration.ari.dates import DateRange, ari_window, korea_today
 from integration.ari.services import AriEdit, Operation, ari_edit_apply
-from integration.models import AriDirtyRange, SalesChannel, SyncAttempt, SyncState
+from integration.models import AriDirtyRange, SyncAttempt, SyncState
 from integration.sync.batch import sync_pending
 from tests.factories import PropertyFactory, hub_content
 from tests.hub_fixtures import all_synced, wait_until
+from tests.integration.ari.factories import SalesChannelFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -87,12 +88,15 @@ def test_many_edits_make_one_request_per_rate_plan_with_runs_collapsed(hub, cont
 
 def test_a_bulk_edit_of_many_plans_makes_one_request_each_and_one_per_room_type(hub, content):
     room_type, standalone, package = content
-    channel = SalesChannel.objects.create(channel_id=3, name="Channel 3")
+    channel = SalesChannelFactory(channel_id=3, open_for=standalone.property)
+    closed = SalesChannelFactory(channel_id=4)  # values kept, never sent while the channel is not open
     year = (DateRange(day(0), day(364)),)
     edit(ranges=year, operation=Operation.SET, value=100000, rate_plans=(standalone,))
     edit(ranges=year, operation=Operation.SET, value=110000, rate_plans=(package,))
     edit(ranges=year, operation=Operation.SET, value=105000, rate_plans=(standalone,), channel=channel)
+    edit(ranges=year, operation=Operation.SET, value=99000, rate_plans=(standalone,), channel=closed)
     edit(ranges=year, operation=Operation.SET_AVAILABILITY, value=3, room_types=(room_type,))
+    edit(ranges=year, operation=Operation.SET_AVAILABILITY, value=1, room_types=(room_type,), channel=closed)
 
     sync_pending()
 
@@ -109,11 +113,13 @@ def test_a_bulk_edit_of_many_plans_makes_one_request_each_and_one_per_room_type(
         {"channel_id": 3, "rates": [{"from": day(0).isoformat(), "to": day(364).isoformat(), "rate": 105000}]}
     ]
     assert hub.rates_of("hanok", room_type.vendor_id, standalone.vendor_id, channel_id=3)[day(100)]["rate"] == 105000
+    assert hub.rates_of("hanok", room_type.vendor_id, standalone.vendor_id, channel_id=4) == {}
+    assert hub.avails_of("hanok", room_type.vendor_id, channel_id=4) == {}
 
 
 def test_more_than_a_thousand_entries_are_split(hub, content):
     room_type, standalone, _package = content
-    channel = SalesChannel.objects.create(channel_id=3, name="Channel 3")
+    channel = SalesChannelFactory(channel_id=3, open_for=standalone.property)
     first, last = ari_window()
     # The rate alternates every day, for everyone and on channel 3: 731 + 731 entries, no run to collapse.
     with transaction.atomic():

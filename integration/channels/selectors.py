@@ -1,0 +1,129 @@
+"""Reads of the sales channels area: which channels a property may use, and the rows of its channel screen."""
+
+from dataclasses import dataclass, field
+
+from ..content.models import RatePlan, RoomType
+from ..sync.models import ResourceKind, SyncState
+from .choices import ChannelStatus, RequestStatus
+from .models import ChannelOpenRequest, PropertyChannel, SalesChannel
+
+
+def property_ids_with_requests_under_review():
+    """Properties with an open request the hub has not reviewed yet (or not answered yet)."""
+    return (
+        ChannelOpenRequest.objects.filter(status__in=["", RequestStatus.PENDING])
+        .values_list("property_id", flat=True)
+        .distinct()
+    )
+
+
+def open_channels(prop):
+    """The channels the property is open on, by name: what rate plan models, the calendar's per-channel
+    view and the per-channel rates and caps may use."""
+    return SalesChannel.objects.filter(properties__property=prop, properties__status=ChannelStatus.OPEN).order_by(
+        "name"
+    )
+
+
+def open_channels_of(properties):
+    """The channels open for any of the properties (a rate plan model's form before its property is chosen)."""
+    return list(
+        SalesChannel.objects.filter(properties__property__in=properties, properties__status=ChannelStatus.OPEN)
+        .distinct()
+        .order_by("name")
+    )
+
+
+def open_channel_ids(prop):
+    """The hub ids of the channels the property is open on."""
+    return set(open_channels(prop).values_list("channel_id", flat=True))
+
+
+def channel_selling(*, rate_plan, channel_id):
+    """The PropertyChannel through which channel_id sells rate_plan, or None when it may not sell it (not
+    open, not on sale, switched off, not in the model's channels, or an unmapped cms channel)."""
+    row = (
+        PropertyChannel.objects.select_related("channel")
+        .filter(property_id=rate_plan.property_id, channel__channel_id=channel_id)
+        .first()
+    )
+    return row if row is not None and row.sells(rate_plan) else None
+
+
+@dataclass
+class ChannelRow:
+    """One channel on a property's channel screen."""
+
+    channel: SalesChannel
+    link: PropertyChannel | None
+    requests: list = field(default_factory=list)
+    states: dict = field(default_factory=dict)
+    #: Labels of the room types and rate plans the channel does not sell, and (label, code) of the mapped.
+    rooms_off: list = field(default_factory=list)
+    plans_off: list = field(default_factory=list)
+    room_codes: list = field(default_factory=list)
+    plan_codes: list = field(default_factory=list)
+
+    @property
+    def settings_state(self):
+        return self.states.get(ResourceKind.CHANNEL_SETTINGS)
+
+    @property
+    def mapping_state(self):
+        return self.states.get(ResourceKind.CHANNEL_MAPPING)
+
+    @property
+    def status(self):
+        return self.link.status if self.link else ChannelStatus.CLOSED
+
+    @property
+    def status_label(self):
+        return ChannelStatus(self.status).label
+
+    @property
+    def can_request(self):
+        return self.channel.listed and self.status in (ChannelStatus.CLOSED, ChannelStatus.REJECTED)
+
+
+def property_channel_rows(prop):
+    """Every listed channel (and any unlisted one the property was on) with the property's row, its open
+    requests newest first, and the outbox rows of its settings and mapping; a fixed number of queries."""
+    links = {row.channel_id: row for row in PropertyChannel.objects.filter(property=prop)}
+    channels = SalesChannel.objects.filter(listed=True) | SalesChannel.objects.filter(pk__in=list(links))
+    requests = (
+        ChannelOpenRequest.objects.filter(property=prop).select_related("created_by").order_by("-created_at", "-id")
+    )
+    by_channel = {}
+    for request in requests:
+        by_channel.setdefault(request.channel_id, []).append(request)
+    states = {
+        (state.kind, state.object_id): state
+        for state in SyncState.objects.filter(
+            property=prop,
+            kind__in=[ResourceKind.CHANNEL_SETTINGS, ResourceKind.CHANNEL_MAPPING, ResourceKind.CHANNEL_REQUEST],
+        )
+    }
+    room_labels = {room.vendor_id: f"{room.name} ({room.vendor_id})" for room in RoomType.objects.filter(property=prop)}
+    plan_labels = {
+        plan.vendor_id: f"{plan.room_type.name} · {plan.model.name} ({plan.vendor_id})"
+        for plan in RatePlan.objects.filter(property=prop).select_related("room_type", "model")
+    }
+    rows = []
+    for channel in channels.distinct().order_by("name"):
+        link = links.get(channel.pk)
+        row_states = {}
+        if link is not None:
+            for kind in (ResourceKind.CHANNEL_SETTINGS, ResourceKind.CHANNEL_MAPPING):
+                if (kind, link.pk) in states:
+                    row_states[kind] = states[(kind, link.pk)]
+        channel_requests = by_channel.get(channel.pk, [])
+        for request in channel_requests:
+            request.sync_state = states.get((ResourceKind.CHANNEL_REQUEST, request.pk))
+        row = ChannelRow(channel, link, channel_requests, row_states)
+        if link is not None:
+            row.rooms_off = [room_labels.get(key, key) for key, sold in link.room_types.items() if not sold]
+            row.plans_off = [plan_labels.get(key, key) for key, sold in link.rate_plans.items() if not sold]
+            row.room_codes = [(room_labels.get(key, key), code) for key, code in sorted(link.room_type_codes.items())]
+            row.plan_codes = [(plan_labels.get(key, key), code) for key, code in sorted(link.rate_plan_codes.items())]
+        rows.append(row)
+    return rows

@@ -1,0 +1,298 @@
+"""Operations 21-30 sent by our client and checked by the sandbox hub's validation, over real HTTP:
+the channel list, a property's statuses, open requests and their review, sales settings (merge-patch)
+and a cms channel's mapping (PUT replaces), through the outbox, the worker and the attempt log."""
+
+import re
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from hubsandbox import state
+from hubsandbox.models import SandboxOpenRequest
+from integration.channels.choices import ChannelStatus, RequestStatus
+from integration.channels.services import (
+    channel_mapping_update,
+    channel_open_request,
+    channel_settings_update,
+    property_channels_refresh,
+    property_channels_refresh_requested,
+    sales_channels_refresh,
+)
+from integration.hub import endpoints
+from integration.hub.client import HubHTTPError, get_hub_client
+from integration.models import ChannelOpenRequest, PropertyChannel, ResourceKind, SalesChannel, SyncState
+from integration.sync.choices import SyncStatus
+from tests.factories import PropertyFactory
+from tests.hub_fixtures import wait_until
+
+from .conftest import channel
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: The ten operations, as the sandbox's request log shows them (method, path pattern).
+OPERATIONS = {
+    21: ("GET", r"/gds/vendor/channels"),
+    22: ("GET", r"/gds/vendor/channels/\d+"),
+    23: ("GET", r"/gds/vendor/properties/[^/]+/channels"),
+    24: ("POST", r"/gds/vendor/properties/[^/]+/channels/\d+/open-requests"),
+    25: ("GET", r"/gds/vendor/properties/[^/]+/open-requests"),
+    26: ("GET", r"/gds/vendor/properties/[^/]+/open-requests/\d+"),
+    27: ("GET", r"/gds/vendor/properties/[^/]+/channels/\d+/settings"),
+    28: ("PATCH", r"/gds/vendor/properties/[^/]+/channels/\d+/settings"),
+    29: ("GET", r"/gds/vendor/properties/[^/]+/channels/\d+/mappings"),
+    30: ("PUT", r"/gds/vendor/properties/[^/]+/channels/\d+/mappings"),
+}
+
+
+def answered_ok():
+    """The operations the sandbox answered 200, by number."""
+    done = set()
+    for method, path, status in state.request_log().values_list("method", "path", "response_status"):
+        for number, (op_method, pattern) in OPERATIONS.items():
+            if method == op_method and re.fullmatch(pattern, path) and status == 200:
+                done.add(number)
+    return done
+
+
+def synced(kind, obj):
+    return SyncState.objects.filter(kind=kind, object_id=obj.pk, status=SyncStatus.SYNCED).exists()
+
+
+def test_the_channel_list_replaces_hand_made_rows(hub):
+    renamed = SalesChannel.objects.create(channel_id=3, name="Old name", channel_type="hub")
+    gone = SalesChannel.objects.create(channel_id=42, name="Made by hand")
+
+    assert sales_channels_refresh() == (5, 1, 1)
+
+    hub_list = get_hub_client().call(endpoints.CHANNEL_LIST).data
+    ours = {c.channel_id: (c.name, c.channel_type) for c in SalesChannel.objects.filter(listed=True)}
+    assert ours == {entry["id"]: (entry["name"], entry["channel_type"]) for entry in hub_list}
+    renamed.refresh_from_db()
+    gone.refresh_from_db()
+    assert (renamed.name, renamed.channel_type, renamed.refreshed_at is not None) == (
+        "Direct channel (CMS)",
+        "cms",
+        True,
+    )
+    assert gone.listed is False
+    # Again: nothing changes.
+    assert sales_channels_refresh() == (0, 0, 0)
+
+
+def test_open_review_sell_and_map_end_to_end(worker, hub_property):
+    prop, room_type, plans = hub_property
+    SalesChannel.objects.filter(channel_id=7).delete()  # a channel the hub names that we do not have yet
+    hub_channel, cms_channel = channel(1), channel(3)
+
+    # A hub channel: no account; it is requested at once and reaches the hub through the worker.
+    request = channel_open_request(property=prop, channel=hub_channel, comment="Please open")
+    assert PropertyChannel.objects.get(property=prop, channel=hub_channel).status == ChannelStatus.REQUESTED
+    wait_until(lambda: synced(ResourceKind.CHANNEL_REQUEST, request), message="the open request at the hub")
+    request.refresh_from_db()
+    assert request.status == RequestStatus.PENDING
+    held = SandboxOpenRequest.objects.get(pk=request.hub_id)
+    assert (held.channel.channel_id, held.comment, held.cms_account) == (1, "Please open", None)
+
+    # A cms channel needs its account; with it the hub gets it.
+    with pytest.raises(ValidationError) as refused:
+        channel_open_request(property=prop, channel=cms_channel)
+    assert set(refused.value.message_dict) == {"cms_account_id", "cms_property_code"}
+    cms_request = channel_open_request(
+        property=prop, channel=cms_channel, cms_account_id="acct-77", cms_property_code="SEOUL-01"
+    )
+    wait_until(lambda: synced(ResourceKind.CHANNEL_REQUEST, cms_request), message="the cms request at the hub")
+    cms_request.refresh_from_db()
+    held = SandboxOpenRequest.objects.get(pk=cms_request.hub_id)
+    assert held.cms_account == {"account_id": "acct-77", "property_code": "SEOUL-01"}
+
+    # The sandbox's reviewer approves both; the refresh reads statuses, requests and what the hub holds.
+    state.review_open_request(request.hub_id, "approved")
+    state.review_open_request(cms_request.hub_id, "approved")
+    assert property_channels_refresh(property=prop) == 2
+    request.refresh_from_db()
+    assert request.status == RequestStatus.APPROVED
+    link = PropertyChannel.objects.get(property=prop, channel=hub_channel)
+    cms_link = PropertyChannel.objects.get(property=prop, channel=cms_channel)
+    assert (link.status, link.on_sale, cms_link.status) == (ChannelStatus.OPEN, False, ChannelStatus.OPEN)
+    assert SalesChannel.objects.get(channel_id=7).name == "Channel Seven"  # read with operation 22
+
+    # Sales settings: the first change sends the whole body, the next only what changed (merge-patch).
+    channel_settings_update(property_channel=link, on_sale=True, rate_plans_off=[plans[1]])
+    wait_until(lambda: synced(ResourceKind.CHANNEL_SETTINGS, link), message="the settings at the hub")
+    assert state.channel_settings_of(prop.vendor_id, 1)["settings"] == {
+        "on_sale": True,
+        "roomtypes": {},
+        "rateplans": {plans[1].vendor_id: False},
+    }
+    channel_settings_update(property_channel=link, on_sale=False, rate_plans_off=[plans[1]])
+    wait_until(lambda: state.channel_settings_of(prop.vendor_id, 1)["settings"]["on_sale"] is False)
+    last_patch = state.request_log(method="PATCH", path_prefix=f"/gds/vendor/properties/{prop.vendor_id}/channels")
+    assert last_patch.last().request_body == '{"on_sale":false}'
+
+    # The cms channel's mapping: PUT whole, and a later PUT replaces it.
+    channel_mapping_update(
+        property_channel=cms_link, room_type_codes={room_type: "DLX"}, rate_plan_codes={plans[0]: "DLX-RO"}
+    )
+    wait_until(lambda: synced(ResourceKind.CHANNEL_MAPPING, cms_link), message="the mapping at the hub")
+    channel_mapping_update(property_channel=cms_link, room_type_codes={room_type: "DLX2"}, rate_plan_codes={})
+    wait_until(
+        lambda: (
+            state.channel_settings_of(prop.vendor_id, 3)["mappings"]
+            == {"roomtypes": [{"vendor_roomtype_id": room_type.vendor_id, "channel_code": "DLX2"}], "rateplans": []}
+        ),
+        message="the replaced mapping",
+    )
+
+    # Operations 26, 27 and 29 are reads our client makes too; every one of the ten was answered 200.
+    client = get_hub_client()
+    pid = {"pid": prop.vendor_id}
+    client.call(endpoints.OPEN_REQUEST_READ, path_params={**pid, "request_id": request.hub_id})
+    assert answered_ok() == set(OPERATIONS)
+    # Every exchange is in the attempt log, as content's are.
+    assert (
+        SyncState.objects.filter(kind=ResourceKind.CHANNEL_MAPPING, object_id=cms_link.pk).get().attempts.count() == 2
+    )
+
+
+def test_the_sandbox_refuses_what_the_contract_refuses(hub_property):
+    prop, room_type, plans = hub_property
+    client = get_hub_client()
+    pid = prop.vendor_id
+
+    def refused(endpoint, status, message, *, body=None, **params):
+        with pytest.raises(HubHTTPError) as error:
+            client.call(endpoint, path_params={"pid": pid, **params}, body=body)
+        assert error.value.status == status
+        assert message in error.value.message
+
+    refused(endpoints.CHANNEL_READ, 404, "channel '99' not found", channel_id=99)
+    refused(endpoints.OPEN_REQUEST_CREATE, 404, "channel '99' not found", channel_id=99, body={})
+    refused(endpoints.OPEN_REQUEST_CREATE, 404, "property 'nowhere' not found", channel_id=1, body={}, pid="nowhere")
+    refused(endpoints.OPEN_REQUEST_CREATE, 400, "cms_account: is required for a cms channel", channel_id=3, body={})
+    account = {"account_id": "a", "property_code": "p"}
+    refused(
+        endpoints.OPEN_REQUEST_CREATE, 400, "cms_account: is only for cms", channel_id=1, body={"cms_account": account}
+    )
+    refused(
+        endpoints.OPEN_REQUEST_CREATE,
+        400,
+        "cms_account.property_code: must not be empty",
+        channel_id=3,
+        body={"cms_account": {"account_id": "a", "property_code": ""}},
+    )
+    refused(endpoints.OPEN_REQUEST_CREATE, 400, "color: unknown field", channel_id=1, body={"color": "red"})
+    refused(endpoints.OPEN_REQUEST_READ, 404, "open request 12345 not found", request_id=12345)
+    refused(endpoints.CHANNEL_SETTINGS_UPDATE, 409, "is not open on channel 1 (it is closed)", channel_id=1, body={})
+
+    first = client.call(endpoints.OPEN_REQUEST_CREATE, path_params={"pid": pid, "channel_id": 1}, body={}).data
+    assert (first["channel_id"], first["status"], first["reason"]) == (1, "pending", None)
+    refused(endpoints.OPEN_REQUEST_CREATE, 409, "already requested on channel 1", channel_id=1, body={})
+    state.review_open_request(first["id"], "approved")
+    refused(endpoints.OPEN_REQUEST_CREATE, 409, "already open on channel 1", channel_id=1, body={})
+
+    refused(
+        endpoints.CHANNEL_SETTINGS_UPDATE,
+        400,
+        "roomtypes.ghost: no room type",
+        channel_id=1,
+        body={"roomtypes": {"ghost": True}},
+    )
+    refused(endpoints.CHANNEL_SETTINGS_UPDATE, 400, "on_sale: must be a boolean", channel_id=1, body={"on_sale": "yes"})
+    refused(endpoints.CHANNEL_SETTINGS_UPDATE, 400, "on_sale: may not be null", channel_id=1, body={"on_sale": None})
+    refused(endpoints.CHANNEL_MAPPINGS_REPLACE, 400, "only cms channels have a mapping", channel_id=1, body={})
+    refused(endpoints.CHANNEL_MAPPINGS_READ, 409, "is not open on channel 3", channel_id=3)
+
+    cms = client.call(
+        endpoints.OPEN_REQUEST_CREATE, path_params={"pid": pid, "channel_id": 3}, body={"cms_account": account}
+    ).data
+    state.review_open_request(cms["id"], "approved")
+    rt = room_type.vendor_id
+    refused(endpoints.CHANNEL_MAPPINGS_REPLACE, 400, "rateplans: is required", channel_id=3, body={"roomtypes": []})
+    long_code = {"roomtypes": [{"vendor_roomtype_id": rt, "channel_code": "x" * 41}], "rateplans": []}
+    refused(endpoints.CHANNEL_MAPPINGS_REPLACE, 400, "channel_code: must be at most 40", channel_id=3, body=long_code)
+    ghost = {"roomtypes": [], "rateplans": [{"vendor_rateplan_id": "ghost", "channel_code": "G"}]}
+    refused(
+        endpoints.CHANNEL_MAPPINGS_REPLACE,
+        400,
+        "rateplans[0].vendor_rateplan_id: no rate plan",
+        channel_id=3,
+        body=ghost,
+    )
+    twice = {"roomtypes": [{"vendor_roomtype_id": rt, "channel_code": "A"}] * 2, "rateplans": []}
+    refused(endpoints.CHANNEL_MAPPINGS_REPLACE, 400, "appears more than once", channel_id=3, body=twice)
+
+    # Null empties a map; a PATCH keeps what it does not name.
+    params = {"pid": pid, "channel_id": 1}
+    client.call(
+        endpoints.CHANNEL_SETTINGS_UPDATE,
+        path_params=params,
+        body={"on_sale": True, "rateplans": {plans[0].vendor_id: False}},
+    )
+    assert client.call(endpoints.CHANNEL_SETTINGS_UPDATE, path_params=params, body={"rateplans": None}).data == {
+        "on_sale": True,
+        "roomtypes": {},
+        "rateplans": {},
+    }
+
+
+def test_a_settings_change_the_hub_refuses_fails_with_its_message(worker, hub_property):
+    prop, _room_type, _plans = hub_property
+    link = PropertyChannel.objects.create(property=prop, channel=channel(2), status=ChannelStatus.OPEN)
+    # We believe the channel open; the hub does not: 409, not retried, the hub's message shown.
+    channel_settings_update(property_channel=link, on_sale=True)
+    wait_until(
+        lambda: SyncState.objects.filter(kind=ResourceKind.CHANNEL_SETTINGS, status=SyncStatus.FAILED).exists(),
+        message="the refused settings",
+    )
+    failed = SyncState.objects.get(kind=ResourceKind.CHANNEL_SETTINGS)
+    assert failed.last_status_code == 409
+    assert "is not open on channel 2" in failed.last_error
+
+
+def test_the_sandbox_reviews_by_itself_after_the_delay(hub_property, settings):
+    prop, _room_type, _plans = hub_property
+    client = get_hub_client()
+    for channel_id, body in ((1, {}), (5, {}), (9, {"cms_account": {"account_id": "a", "property_code": "b"}})):
+        client.call(
+            endpoints.OPEN_REQUEST_CREATE, path_params={"pid": prop.vendor_id, "channel_id": channel_id}, body=body
+        )
+    for channel_id in (1, 5, 9):
+        ChannelOpenRequest.objects.create(
+            property=prop,
+            channel=channel(channel_id),
+            hub_id=SandboxOpenRequest.objects.get(channel__channel_id=channel_id).pk,
+            status=RequestStatus.PENDING,
+        )
+    settings.HUB_SANDBOX_CHANNEL_REVIEW_SECONDS = 0
+
+    assert property_channels_refresh_requested() == 3  # 1 open, 5 requested, 9 rejected
+    statuses = dict(PropertyChannel.objects.filter(property=prop).values_list("channel__channel_id", "status"))
+    assert statuses == {1: "open", 5: "requested", 9: "rejected", 2: "closed", 3: "closed", 7: "closed"}
+    rejected = ChannelOpenRequest.objects.get(channel__channel_id=9)
+    assert (rejected.status, rejected.reason) == ("rejected", "The channel takes no new properties in this region.")
+    # A property the hub does not know keeps what we have.
+    assert property_channels_refresh(property=PropertyFactory(vendor_id="unknown-here")) == 0
+
+
+def test_the_sandbox_admin_approves_or_rejects_with_a_reason(hub_property, admin_client):
+    prop, _room_type, _plans = hub_property
+    client = get_hub_client()
+    first = client.call(endpoints.OPEN_REQUEST_CREATE, path_params={"pid": prop.vendor_id, "channel_id": 5}, body={})
+    second = client.call(endpoints.OPEN_REQUEST_CREATE, path_params={"pid": prop.vendor_id, "channel_id": 2}, body={})
+    changelist = reverse("admin:hubsandbox_sandboxopenrequest_changelist")
+    action = {"action": "approve_selected", "_selected_action": [first.data["id"]]}
+    assert admin_client.post(changelist, action).status_code == 302
+    # A rejection asks for the reason first, then applies it.
+    ask = admin_client.post(changelist, {"action": "reject_selected", "_selected_action": [second.data["id"]]})
+    assert ask.status_code == 200
+    admin_client.post(
+        changelist,
+        {"action": "reject_selected", "_selected_action": [second.data["id"]], "apply": "1", "reason": "No contract"},
+    )
+    answers = {item["channel_id"]: item for item in state.open_requests_of(prop.vendor_id)}
+    assert (answers[5]["status"], answers[2]["status"], answers[2]["reason"]) == ("approved", "rejected", "No contract")
+    assert state.channel_settings_of(prop.vendor_id, 5) == {
+        "settings": {"on_sale": False, "roomtypes": {}, "rateplans": {}},
+        "mappings": {"roomtypes": [], "rateplans": []},
+    }
