@@ -153,11 +153,13 @@ class BookingAdmin(ReadOnlyAdmin):
         "payment_type",
     ]
     list_select_related = ["property", "room_type"]
+    # Numbers as typed (exact: "=" would compare UPPER() of every row, which no index serves) and a part
+    # of the guest's name (a trigram index on PostgreSQL).
     search_fields = [
-        "=vendor_booking_number",
-        "=channel_booking_number",
-        "=gds_booking_number",
-        "=gds_sub_booking_number",
+        "vendor_booking_number__exact",
+        "channel_booking_number__exact",
+        "gds_booking_number__exact",
+        "gds_sub_booking_number__exact",
         "guest_name",
     ]
     readonly_fields = [field.name for field in Booking._meta.fields] + ["calls"]
@@ -188,8 +190,9 @@ class InboundCallAdmin(ReadOnlyAdmin):
     list_display = ["created_at", "method", "path", "status", "duration_ms", "booking_link"]
     list_filter = [("created_at", admin.DateFieldListFilter), CallStatusFilter, CallMethodFilter]
     list_select_related = ["booking"]
-    # The number alone (a call about a booking carries it): a search inside the paths would read them all.
-    search_fields = ["=booking_number"]
+    # The number alone, as typed (a call about a booking carries it): a search inside the paths, or of
+    # UPPER(number), would read every row.
+    search_fields = ["booking_number__exact"]
     fields = [
         "created_at",
         "method",
