@@ -1,8 +1,8 @@
-"""python -m bench.bookings_admin [bookings] [calls] (make bench): the bookings list, a filtered page, two
-searches and the call log, with 1,000 bookings (5,000 calls) and then with many (by default 1,000,000
-bookings and 5,000,000 calls) in the same database: queries and time per page, and their ratio. Goal: the
-same queries, at most 1.5x the time. PostgreSQL only (DATABASE_URL): rows are made by INSERT ... SELECT
-over generate_series. Writes var/bench/bookings_admin.json."""
+"""python -m bench.bookings_admin [bookings] [calls] (not in make bench: filling takes minutes): the
+bookings list, filtered pages, searches and the call log, with 1,000 bookings (5,000 calls) and then with
+many (by default 1,000,000 bookings and 5,000,000 calls) in the same database: queries and time per page,
+and their ratio. Goal: the same queries at both sizes, at most 1.5x the time. PostgreSQL only
+(DATABASE_URL): rows are made by INSERT ... SELECT over generate_series. Writes var/bench/bookings_admin.json."""
 
 import json
 import os

@@ -166,6 +166,9 @@ class BookingAdmin(ReadOnlyAdmin):
     ]
     readonly_fields = [field.name for field in Booking._meta.fields] + ["calls"]
 
+    class Media:
+        css = {"all": ["bookings/changelist.css"]}
+
     @admin.display(description=_("status"), ordering="status")
     def state(self, booking):
         """The status; for a pending booking, how long its rooms have been held."""
@@ -190,9 +193,6 @@ class BookingAdmin(ReadOnlyAdmin):
     @admin.display(description=_("received at"), ordering="created_at")
     def received(self, booking):
         return format_html("{}<br><small>{}</small>", *_local(booking.created_at).split())
-
-    class Media:
-        css = {"all": ["bookings/changelist.css"]}
 
     @admin.display(description=_("total amount"), ordering="total_amount")
     def total(self, booking):
