@@ -6,19 +6,26 @@ from django.contrib import admin
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from integration.access.admin_mixins import PropertyScopedAdmin
-from integration.ari.dates import korea_today
+from integration.ari.dates import KOREA, korea_today
 from integration.log_display import decoded_path, pretty_json
+from integration.models import SalesChannel
 
 from .models import Booking, InboundCall
+from .paging import BoundedCountPaginator
 from .settlement.admin_compare import BookingCompareViews
 
 
 class ReadOnlyAdmin(PropertyScopedAdmin):
-    """Data the hub writes: nobody adds, changes or deletes it here."""
+    """Data the hub writes, millions of rows: nobody adds, changes or deletes it here, and its lists
+    never count the whole table (see bookings.paging)."""
+
+    paginator = BoundedCountPaginator
+    show_full_result_count = False
 
     def has_add_permission(self, request):
         return False
@@ -30,15 +37,22 @@ class ReadOnlyAdmin(PropertyScopedAdmin):
         return False
 
 
+class ScopedPropertyFilter(admin.RelatedFieldListFilter):
+    """The user's properties, read from the properties (not, as RelatedOnlyFieldListFilter does, from
+    every row of the list)."""
+
+    def field_choices(self, field, request, model_admin):
+        return [(prop.pk, str(prop)) for prop in model_admin.scoped_properties(request).order_by("name")]
+
+
 class ChannelFilter(admin.SimpleListFilter):
-    """The hub's sales channels that have bookings the user may see."""
+    """The hub's sales channels we know (a DISTINCT over millions of bookings would cost every page)."""
 
     title = _("channel")
     parameter_name = "channel"
 
     def lookups(self, request, model_admin):
-        channels = model_admin.get_queryset(request).values_list("channel_id", "channel_name").distinct()
-        return sorted({(str(channel_id), f"{name} (#{channel_id})") for channel_id, name in channels})
+        return [(str(channel.channel_id), str(channel)) for channel in SalesChannel.objects.order_by("channel_id")]
 
     def queryset(self, request, queryset):
         if self.value() and self.value().isdigit():
@@ -62,61 +76,129 @@ class CheckinRangeFilter(admin.SimpleListFilter):
         ]
 
     def queryset(self, request, queryset):
+        # Bounds in time, not checkin__date (a cast of every row's check-in): the index on checkin serves them.
         today = korea_today()
+
+        def start(days):
+            return datetime.datetime.combine(today + datetime.timedelta(days=days), datetime.time(0), tzinfo=KOREA)
+
         ranges = {
-            "past": Q(checkin__date__lt=today),
-            "today": Q(checkin__date=today),
-            "7": Q(checkin__date__gte=today, checkin__date__lt=today + datetime.timedelta(days=7)),
-            "30": Q(checkin__date__gte=today, checkin__date__lt=today + datetime.timedelta(days=30)),
-            "later": Q(checkin__date__gte=today + datetime.timedelta(days=30)),
+            "past": Q(checkin__lt=start(0)),
+            "today": Q(checkin__gte=start(0), checkin__lt=start(1)),
+            "7": Q(checkin__gte=start(0), checkin__lt=start(7)),
+            "30": Q(checkin__gte=start(0), checkin__lt=start(30)),
+            "later": Q(checkin__gte=start(30)),
         }
         if self.value() in ranges:
             return queryset.filter(ranges[self.value()])
         return queryset
 
 
+def _local(moment):
+    """A date and time in the user's time zone, in the short form lists use (2026-11-25 15:00)."""
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+
+
+def _amount(value, currency):
+    """An amount with thousands separators in the user's language, decimals only when it has some."""
+    places = 0 if value == value.to_integral_value() else 2
+    return f"{number_format(value, decimal_pos=places, use_l10n=True, force_grouping=True)} {currency}"
+
+
+class CallStatusFilter(admin.SimpleListFilter):
+    """Our answers by class (a list of every status ever answered would read the whole log)."""
+
+    title = _("status")
+    parameter_name = "status_class"
+
+    def lookups(self, request, model_admin):
+        return [("2", _("Success (2xx)")), ("4", _("Refused (4xx)")), ("5", _("Failed (5xx)"))]
+
+    def queryset(self, request, queryset):
+        if self.value() in ("2", "4", "5"):
+            first = int(self.value()) * 100
+            return queryset.filter(status__gte=first, status__lt=first + 100)
+        return queryset
+
+
+class CallMethodFilter(admin.SimpleListFilter):
+    """The vendor API's methods (a fixed list, not a DISTINCT over the log)."""
+
+    title = _("method")
+    parameter_name = "method"
+
+    def lookups(self, request, model_admin):
+        return [(method, method) for method in ("GET", "POST", "PUT")]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(method=self.value()) if self.value() else queryset
+
+
 @admin.register(Booking)
 class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
     """Every booking the hub made; pending ones show how long their rooms have been held."""
 
+    # Two-line cells (the payment type as a filter only), so that the list reads without scrolling
+    # sideways on a 1366 px screen.
     list_display = [
         "vendor_booking_number",
-        "status",
-        "hold_age",
-        "property",
-        "room_type",
-        "checkin",
-        "checkout",
-        "guest_name",
-        "channel_name",
-        "payment_type",
-        "total_amount",
-        "created_at",
+        "state",
+        "where",
+        "stay",
+        "guest",
+        "total",
+        "received",
     ]
     list_filter = [
         "status",
-        ("property", admin.RelatedOnlyFieldListFilter),
+        ("property", ScopedPropertyFilter),
         ChannelFilter,
         CheckinRangeFilter,
         "payment_type",
     ]
     list_select_related = ["property", "room_type"]
+    # Numbers as typed (exact: "=" would compare UPPER() of every row, which no index serves) and a part
+    # of the guest's name (a trigram index on PostgreSQL).
     search_fields = [
-        "=vendor_booking_number",
-        "=channel_booking_number",
-        "=gds_booking_number",
-        "=gds_sub_booking_number",
+        "vendor_booking_number__exact",
+        "channel_booking_number__exact",
+        "gds_booking_number__exact",
+        "gds_sub_booking_number__exact",
         "guest_name",
     ]
-    date_hierarchy = "checkin"
     readonly_fields = [field.name for field in Booking._meta.fields] + ["calls"]
 
-    @admin.display(description=_("held for"))
-    def hold_age(self, booking):
+    class Media:
+        css = {"all": ["bookings/changelist.css"]}
+
+    @admin.display(description=_("status"), ordering="status")
+    def state(self, booking):
+        """The status; for a pending booking, how long its rooms have been held."""
         if booking.status != Booking.Status.PENDING:
-            return "-"
+            return booking.get_status_display()
         minutes = int((timezone.now() - booking.created_at).total_seconds() // 60)
-        return _("%(minutes)d min") % {"minutes": minutes}
+        held = _("held %(minutes)d min") % {"minutes": minutes}
+        return format_html("{}<br><small>{}</small>", booking.get_status_display(), held)
+
+    @admin.display(description=_("property / room type"), ordering="property__name")
+    def where(self, booking):
+        return format_html("{}<br><small>{}</small>", booking.property.name, booking.room_type.name)
+
+    @admin.display(description=_("check-in / check-out"), ordering="checkin")
+    def stay(self, booking):
+        return format_html("{}<br>{}", _local(booking.checkin), _local(booking.checkout))
+
+    @admin.display(description=_("guest / channel"), ordering="guest_name")
+    def guest(self, booking):
+        return format_html("{}<br><small>{}</small>", booking.guest_name, booking.channel_name)
+
+    @admin.display(description=_("received at"), ordering="created_at")
+    def received(self, booking):
+        return format_html("{}<br><small>{}</small>", *_local(booking.created_at).split())
+
+    @admin.display(description=_("total amount"), ordering="total_amount")
+    def total(self, booking):
+        return _amount(booking.total_amount, booking.currency)
 
     @admin.display(description=_("hub calls"))
     def calls(self, booking):
@@ -131,10 +213,11 @@ class InboundCallAdmin(ReadOnlyAdmin):
 
     property_path = "booking__property"
     list_display = ["created_at", "method", "path_text", "status", "duration_ms", "booking_link"]
-    list_filter = ["status", "method"]
+    list_filter = [("created_at", admin.DateFieldListFilter), CallStatusFilter, CallMethodFilter]
     list_select_related = ["booking"]
-    search_fields = ["=booking_number", "path"]
-    date_hierarchy = "created_at"
+    # The number alone, as typed (a call about a booking carries it): a search inside the paths, or of
+    # UPPER(number), would read every row.
+    search_fields = ["booking_number__exact"]
     fields = [
         "created_at",
         "method",

@@ -100,7 +100,18 @@ class Booking(models.Model):
                 name="booking_amounts_not_negative",
             ),
         ]
-        indexes = [models.Index(fields=["status", "created_at"], name="booking_status_created")]
+        # The list's order (newest first, then id), each of its filters with that order, check-in ranges
+        # and the numbers it searches (guest names: a trigram index on PostgreSQL, in the migration).
+        indexes = [
+            models.Index(fields=["-created_at", "-id"], name="booking_newest_first"),
+            models.Index(fields=["status", "created_at"], name="booking_status_created"),
+            models.Index(fields=["property", "-created_at"], name="booking_property_created"),
+            models.Index(fields=["channel_id", "-created_at"], name="booking_channel_created"),
+            models.Index(fields=["payment_type", "-created_at"], name="booking_payment_created"),
+            models.Index(fields=["checkin"], name="booking_checkin"),
+            models.Index(fields=["channel_booking_number"], name="booking_channel_number"),
+            models.Index(fields=["gds_booking_number"], name="booking_gds_number"),
+        ]
 
     def __str__(self):
         return self.vendor_booking_number
@@ -127,6 +138,11 @@ class InboundCall(models.Model):
         verbose_name = _("inbound call")
         verbose_name_plural = _("inbound calls")
         ordering = ["-created_at"]
+        # The list's filters with its order (newest first; created_at has its own index).
+        indexes = [
+            models.Index(fields=["status", "-created_at"], name="inboundcall_status_created"),
+            models.Index(fields=["method", "-created_at"], name="inboundcall_method_created"),
+        ]
 
     def __str__(self):
         return f"{self.method} {self.path} {self.status}"

@@ -18,17 +18,30 @@ class NoRoomsAvailable(Exception):
 
 
 def inventory_hold(*, room_type, dates, rooms=1):
-    """Hold rooms of room_type on every date for a pending booking: all nights or none. Each night is a
-    conditional update (taken in date order, so concurrent stays never deadlock) that the database
-    refuses once nothing is left; the availability push is queued for after the commit."""
-    with transaction.atomic():
-        for day in sorted(dates):
-            held = RoomTypeDay.objects.filter(room_type=room_type, date=day, available__gte=rooms).update(
+    """Hold rooms of room_type on every date for a pending booking: all nights or none, in two statements
+    whatever the stay's length: one read locking the nights in date order (so concurrent stays never
+    deadlock), then, when every night has the rooms, one update of them all; the availability push is
+    queued for after the commit. Raises NoRoomsAvailable (the first night short) having changed nothing."""
+    nights = sorted(set(dates))
+    # No savepoint: nothing is written before the check, and a database error aborts the caller's
+    # transaction anyway (all-or-nothing is the transaction of the booking that holds).
+    with transaction.atomic(savepoint=False):
+        # A locking read returns each row as its last writer committed it (not as of the statement's
+        # start, as one UPDATE's subquery would see it).
+        locked = dict(
+            RoomTypeDay.objects.select_for_update()
+            .filter(room_type=room_type, date__in=nights)
+            .order_by("date")
+            .values_list("date", "available")
+        )
+        short = next((night for night in nights if locked.get(night, 0) < rooms), None)
+        if short is None:
+            RoomTypeDay.objects.filter(room_type=room_type, date__in=nights).update(
                 held=F("held") + rooms, available=F("available") - rooms
             )
-            if not held:
-                raise NoRoomsAvailable(day)
-        ari_mark_dirty(room_type, kind=ResourceKind.ARI_AVAILS, dates=dates)
+            ari_mark_dirty(room_type, kind=ResourceKind.ARI_AVAILS, dates=nights)
+    if short is not None:
+        raise NoRoomsAvailable(short)
 
 
 def inventory_take(*, room_type, dates, rooms=1):

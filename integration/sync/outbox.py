@@ -5,9 +5,8 @@ from datetime import timedelta
 
 from celery import current_app
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F, Q, Value
-from django.db.models.functions import Coalesce
+from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from ..content.models import Property
@@ -52,15 +51,22 @@ def sync_mark_changed(obj, *, kind=None):
 
 def sync_state_changed(state):
     """sync_mark_changed for an outbox row the caller already has."""
-    SyncState.objects.filter(pk=state.pk).update(
-        version=F("version") + 1,
-        status=SyncStatus.PENDING,
-        failures=0,
-        next_attempt_at=None,
-        pending_since=Coalesce("pending_since", Value(timezone.now())),
-    )
-    # Edits within this window after the first go out as one request: the sender reads the latest state.
-    sync_queue(state.pk, countdown=settings.HUB_SYNC_COALESCE_SECONDS)
+    # One statement, as every booking's hold runs it on its room type's row: the version bump, and the
+    # claim sync_queue makes (unless a send is queued already), whose outcome RETURNING tells.
+    now = timezone.now()
+    stale, now = (connection.ops.adapt_datetimefield_value(moment) for moment in (now - QUEUE_GRACE, now))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {SyncState._meta.db_table} SET version = version + 1, status = %s, failures = 0,"  # noqa: S608
+            " next_attempt_at = NULL, pending_since = COALESCE(pending_since, %s),"
+            " queued_at = CASE WHEN queued_at IS NULL OR queued_at < %s THEN %s ELSE queued_at END"
+            " WHERE id = %s RETURNING queued_at = %s",
+            [SyncStatus.PENDING, now, stale, now, state.pk, now],
+        )
+        (claimed,) = cursor.fetchone()
+    if claimed:
+        # Edits within this window after the first go out as one request: the sender reads the latest state.
+        _publish_on_commit(state.pk, settings.HUB_SYNC_COALESCE_SECONDS)
     return state
 
 
@@ -84,9 +90,13 @@ def sync_queue(state_id, *, countdown=0, force=False):
     if not force:
         rows = rows.filter(Q(queued_at__isnull=True) | Q(queued_at__lt=now - QUEUE_GRACE))
     if rows.update(queued_at=now):
-        transaction.on_commit(lambda: _publish(state_id, countdown))
+        _publish_on_commit(state_id, countdown)
         return True
     return False
+
+
+def _publish_on_commit(state_id, countdown):
+    transaction.on_commit(lambda: _publish(state_id, countdown))
 
 
 def _publish(state_id, countdown):

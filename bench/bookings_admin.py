@@ -1,0 +1,205 @@
+"""python -m bench.bookings_admin [bookings] [calls] (not in make bench: filling takes minutes): the
+bookings list, filtered pages, searches and the call log, with 1,000 bookings (5,000 calls) and then with
+many (by default 1,000,000 bookings and 5,000,000 calls) in the same database: queries and time per page,
+and their ratio. Goal: the same queries at both sizes, at most 1.5x the time. PostgreSQL only
+(DATABASE_URL): rows are made by INSERT ... SELECT over generate_series. Writes var/bench/bookings_admin.json."""
+
+import json
+import os
+import platform
+import sys
+import time
+from datetime import UTC, datetime
+
+from bench.harness import BENCH_DIR, fresh_database, setup_django
+
+SMALL = (1_000, 5_000)  # bookings, calls
+LARGE = (1_000_000, 5_000_000)
+PROPERTIES = 20
+RUNS = 7  # per page, after a warm-up; the median is reported
+NAMES = ("Kim", "Lee", "Park", "Choi", "Jung")
+
+
+def main():
+    large = (int(sys.argv[1]), int(sys.argv[2])) if len(sys.argv) > 2 else LARGE
+    setup_django()
+    from django.test import Client
+    from django.urls import reverse
+
+    with fresh_database() as connection:
+        if connection.vendor != "postgresql":
+            raise SystemExit(
+                "bench.bookings_admin fills its tables with PostgreSQL's generate_series: set DATABASE_URL"
+            )
+        plans = _content()
+        client = _admin_client(Client)
+        pages = _pages(reverse, plans)
+        figures = {
+            "when": datetime.now(UTC).isoformat(timespec="seconds"),
+            "database": connection.vendor,
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+        }
+        made = (0, 0)
+        for label, size in (("small", SMALL), ("large", large)):
+            started = time.perf_counter()
+            made = _fill(connection, plans, made, size)
+            figures[f"{label}_rows"] = {"bookings": size[0], "calls": size[1]}
+            figures[f"{label}_fill_seconds"] = round(time.perf_counter() - started, 1)
+            figures[label] = {name: _measure(client, url, connection) for name, url in pages.items()}
+    for name in pages:
+        small, large_page = figures["small"][name], figures["large"][name]
+        large_page["time_ratio"] = round(large_page["ms"] / small["ms"], 2)
+        large_page["same_queries"] = large_page["queries"] == small["queries"]
+    print(report(figures))
+    BENCH_DIR.mkdir(parents=True, exist_ok=True)
+    (BENCH_DIR / "bookings_admin.json").write_text(json.dumps(figures, indent=2) + "\n")
+
+
+def _content():
+    """PROPERTIES properties with a room type and a rate plan each: [(property, room type, rate plan) ids]."""
+    from integration.models import Property, RatePlan, RatePlanModel, RoomType
+
+    plans = []
+    for n in range(PROPERTIES):
+        prop = Property.objects.create(vendor_id=f"bench-{n}", name=f"Bench stay {n:02d}")
+        room = RoomType.objects.create(property=prop, vendor_id="room", name="Room", max_capacity=4)
+        model = RatePlanModel.objects.create(property=prop, vendor_id="base", name="Base", type="standalone")
+        plan = RatePlan.objects.create(property=prop, room_type=room, model=model, vendor_id="room-base")
+        plans.append((prop.pk, room.pk, plan.pk))
+    return plans
+
+
+def _admin_client(client_class):
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+
+    admin = get_user_model().objects.create_superuser("bench-admin", "", "bench-password-1")
+    client = client_class(HTTP_HOST="localhost")
+    client.force_login(admin)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+def _pages(reverse, plans):
+    bookings, calls = reverse("admin:bookings_booking_changelist"), reverse("admin:bookings_inboundcall_changelist")
+    return {
+        "bookings list": bookings,
+        "bookings filtered": f"{bookings}?status__exact=confirmed&checkin_range=past",
+        "bookings of a property": f"{bookings}?property__id__exact={plans[0][0]}",
+        "bookings search by number": f"{bookings}?q={_number(500)}",
+        "bookings search by name": f"{bookings}?q={_name(500).replace(' ', '+')}",
+        "call log": calls,
+        "call log search by number": f"{calls}?q={_number(500)}",
+    }
+
+
+def _number(n):
+    return f"VH{n:012X}"
+
+
+def _name(n):
+    return f"{NAMES[n % len(NAMES)]} {n:07d}"
+
+
+def _fill(connection, plans, made, size):
+    """Bookings and calls up to size (rows made before are kept), then VACUUM ANALYZE, as autovacuum would
+    (it also moves the new guest names from the trigram index's pending list into the index)."""
+    (bookings_made, calls_made), (bookings, calls) = made, size
+    plan_rows = ", ".join(f"({n}, {prop}, {room}, {plan})" for n, (prop, room, plan) in enumerate(plans))
+    with connection.cursor() as cursor:
+        # Booking n: created n * 30 s after a start 400 days ago (the newest last), checking in within a
+        # year either side of today, one in five pending and one in five canceled, five channels.
+        cursor.execute(
+            f"""
+            WITH plan (idx, property_id, room_type_id, rate_plan_id) AS (VALUES {plan_rows})
+            INSERT INTO bookings_booking (
+                vendor_booking_number, status, type, channel_id, channel_name, channel_booking_number,
+                gds_booking_number, gds_sub_booking_number, property_id, room_type_id, rate_plan_id, checkin,
+                checkout, nights, currency, amount, total_amount, net_price, payment_type, guest_name, adults,
+                children, infants, pets, cars, booker_name, booker_email, booker_phone, reserved_at,
+                special_comment, visit_type, secondary_channel, content_digest, created_at, updated_at)
+            SELECT 'VH' || upper(lpad(to_hex(n), 12, '0')),
+                (ARRAY['confirmed', 'confirmed', 'confirmed', 'pending', 'canceled'])[1 + n %% 5], 'overnight',
+                1 + n %% 5, 'Channel ' || (1 + n %% 5), 'CH-' || n, 'G-' || n, 'G-' || n || '-1',
+                plan.property_id, plan.room_type_id, plan.rate_plan_id,
+                date_trunc('day', now()) + ((n %% 730) - 365) * interval '1 day' + interval '6 hours',
+                date_trunc('day', now()) + ((n %% 730) - 364) * interval '1 day' + interval '2 hours',
+                '[]', 'KRW', 100000 + (n %% 50) * 1000, 110000 + (n %% 50) * 1000, 95000 + (n %% 50) * 1000,
+                (ARRAY['prepayment', 'postpayment'])[1 + n %% 2],
+                (ARRAY[{", ".join(f"'{name}'" for name in NAMES)}])[1 + n %% {len(NAMES)}]
+                    || ' ' || lpad(n::text, 7, '0'),
+                2, 0, 0, 0, 0, 'Booker', 'booker@example.com', '010-1234-5678', now(), '', '', '', '',
+                now() - interval '400 days' + n * interval '30 seconds', now()
+            FROM generate_series(%s, %s) AS n JOIN plan ON plan.idx = n %% {len(plans)}
+            """,  # noqa: S608
+            [bookings_made, bookings - 1],
+        )
+        # Five calls per booking, in the order they came, about booking n // 5.
+        cursor.execute(
+            """
+            WITH first AS (SELECT min(id) AS id FROM bookings_booking)
+            INSERT INTO bookings_inboundcall (method, path, request_headers, request_body, status,
+                response_body, duration_ms, booking_id, booking_number, created_at)
+            SELECT (ARRAY['POST', 'PUT', 'GET', 'PUT', 'POST'])[1 + n %% 5], '/bookings', '{}', '',
+                (ARRAY[200, 200, 200, 409, 400])[1 + n %% 5], '', 5 + n %% 40, first.id + n / 5,
+                'VH' || upper(lpad(to_hex(n / 5), 12, '0')),
+                now() - interval '400 days' + (n / 5) * interval '30 seconds' + (n %% 5) * interval '1 second'
+            FROM generate_series(%s, %s) AS n, first
+            """,
+            [calls_made, calls - 1],
+        )
+        cursor.execute("VACUUM ANALYZE bookings_booking")
+        cursor.execute("VACUUM ANALYZE bookings_inboundcall")
+    return size
+
+
+def _measure(client, url, connection):
+    """Queries and median time of the page, rendered as a browser gets it."""
+    from django.test.utils import CaptureQueriesContext
+
+    response = client.get(url)  # warm up templates and caches
+    if response.status_code != 200:
+        raise RuntimeError(f"{url} answered {response.status_code}")
+    timings = []
+    for _ in range(RUNS):
+        with CaptureQueriesContext(connection) as queries:
+            started = time.perf_counter()
+            response = client.get(url)
+            timings.append(time.perf_counter() - started)
+    return {
+        "queries": len(queries),
+        "ms": round(1000 * sorted(timings)[len(timings) // 2], 1),
+        "rows_shown": _rows(response.content.decode()),
+    }
+
+
+def _rows(page):
+    """Rows of the page's result table (0 when the list is empty and shows no table)."""
+    if 'id="result_list"' not in page:
+        return 0
+    return page.split('id="result_list"', 1)[1].split("<tbody>", 1)[1].split("</tbody>", 1)[0].count("<tr")
+
+
+def report(figures):
+    """The figures as a table for a terminal."""
+    small, large = figures["small_rows"], figures["large_rows"]
+    lines = [
+        f"Bookings admin benchmark: {figures['database']}, Python {figures['python']}, {figures['cpus']} CPUs;"
+        f" filled in {figures['small_fill_seconds']} s and {figures['large_fill_seconds']} s",
+        f"  {'':28}{'small: ' + format(small['bookings'], ',') + ' / ' + format(small['calls'], ','):>28}"
+        f"{'large: ' + format(large['bookings'], ',') + ' / ' + format(large['calls'], ','):>34}",
+        f"  {'page':28}{'queries':>9}{'ms':>9}{'rows':>7}   {'queries':>9}{'ms':>9}{'rows':>7}{'x time':>9}",
+    ]
+    for name, row in figures["large"].items():
+        first = figures["small"][name]
+        lines.append(
+            f"  {name:28}{first['queries']:>9}{first['ms']:>9}{first['rows_shown']:>7}"
+            f"   {row['queries']:>9}{row['ms']:>9}{row['rows_shown']:>7}{row['time_ratio']:>9}"
+        )
+    lines.append("  goal: the same queries at both sizes, at most 1.5x the time")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
