@@ -308,15 +308,48 @@ class SandboxAvailDayAdmin(AriDayAdmin):
 # --- Licenses ----------------------------------------------------------------------------------------
 
 
-class LicenseRejectForm(forms.Form):
+class RejectForm(forms.Form):
     """The reason the hub's reviewer gives the vendor for a rejection."""
 
     reason = forms.CharField(label=_("reason"), widget=forms.Textarea(attrs={"rows": 3}), max_length=1000)
 
 
+class RejectWithReasonMixin:
+    """The reviewer's reject action (license and channel open requests): one page asks for the reason the
+    vendor reads, then each selected request is reviewed. Subclasses set the texts, the rejected status,
+    describe each request (reject_row) and review them (_review)."""
+
+    reject_title = None
+    reject_intro = None
+    rejected_status = None
+
+    def reject_row(self, obj):
+        raise NotImplementedError
+
+    def _reject_with_reason(self, request, queryset):
+        form = RejectForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            self._review(request, queryset, self.rejected_status, form.cleaned_data["reason"])
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": self.reject_title,
+            "intro": self.reject_intro,
+            "opts": self.opts,
+            "rows": [(obj.pk, self.reject_row(obj)) for obj in queryset],
+            "form": form,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/hubsandbox/reject.html", context)
+
+
 @admin.register(SandboxLicense)
-class SandboxLicenseAdmin(SandboxReadOnlyAdmin):
+class SandboxLicenseAdmin(RejectWithReasonMixin, SandboxReadOnlyAdmin):
     """License requests the hub received; the hub's reviewer confirms or rejects them here."""
+
+    reject_title = _("Reject license requests")
+    reject_intro = _("These license requests will be rejected with the reason below, which the vendor sees:")
+    rejected_status = SandboxLicense.Status.REJECT
 
     list_display = ["id", "property", "type", "status", "reason", "file_format", "file_bytes", "created_at"]
     list_select_related = ["property"]
@@ -348,19 +381,10 @@ class SandboxLicenseAdmin(SandboxReadOnlyAdmin):
 
     @admin.action(description=_("Reject the selected license requests (with a reason)"))
     def reject_selected(self, request, queryset):
-        form = LicenseRejectForm(request.POST if "apply" in request.POST else None)
-        if form.is_valid():
-            self._review(request, queryset, SandboxLicense.Status.REJECT, form.cleaned_data["reason"])
-            return None
-        context = {
-            **self.admin_site.each_context(request),
-            "title": _("Reject license requests"),
-            "opts": self.opts,
-            "queryset": queryset,
-            "form": form,
-            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
-        }
-        return TemplateResponse(request, "admin/hubsandbox/sandboxlicense/reject.html", context)
+        return self._reject_with_reason(request, queryset)
+
+    def reject_row(self, license):
+        return f"{license.property} · {license.get_type_display()} · {license.get_status_display()}"
 
 
 # --- Sales channels ----------------------------------------------------------------------------------
@@ -394,8 +418,12 @@ class SandboxPropertyChannelAdmin(SandboxReadOnlyAdmin):
 
 
 @admin.register(SandboxOpenRequest)
-class SandboxOpenRequestAdmin(SandboxReadOnlyAdmin):
+class SandboxOpenRequestAdmin(RejectWithReasonMixin, SandboxReadOnlyAdmin):
     """Requests of properties to open a channel; the hub's reviewer approves or rejects them here."""
+
+    reject_title = _("Reject channel open requests")
+    reject_intro = _("These channel open requests will be rejected with the reason below, which the vendor sees:")
+    rejected_status = SandboxOpenRequest.Status.REJECTED
 
     list_display = ["id", "property", "channel", "status", "reason", "created_at", "updated_at"]
     list_select_related = ["property", "channel"]
@@ -420,16 +448,7 @@ class SandboxOpenRequestAdmin(SandboxReadOnlyAdmin):
 
     @admin.action(description=_("Reject the selected channel open requests (with a reason)"))
     def reject_selected(self, request, queryset):
-        form = LicenseRejectForm(request.POST if "apply" in request.POST else None)
-        if form.is_valid():
-            self._review(request, queryset, SandboxOpenRequest.Status.REJECTED, form.cleaned_data["reason"])
-            return None
-        context = {
-            **self.admin_site.each_context(request),
-            "title": _("Reject channel open requests"),
-            "opts": self.opts,
-            "queryset": queryset,
-            "form": form,
-            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
-        }
-        return TemplateResponse(request, "admin/hubsandbox/sandboxopenrequest/reject.html", context)
+        return self._reject_with_reason(request, queryset)
+
+    def reject_row(self, open_request):
+        return f"{open_request.property} · {open_request.channel} · {open_request.get_status_display()}"

@@ -385,6 +385,8 @@ def test_the_reviewer_rejects_with_a_reason_in_the_admin(hub, prop, reviewer):
     asked = reviewer.post(url, {"action": "reject_selected", "_selected_action": [license_id]})
     assert asked.status_code == 200
     assert "reason" in asked.context["form"].fields
+    assert [pk for pk, _description in asked.context["rows"]] == [license_id]
+    assert f'value="{license_id}"' in asked.content.decode()
     assert state.license_of(license_id)["status"] == "pending"
 
     reviewer.post(
