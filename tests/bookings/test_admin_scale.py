@@ -14,7 +14,6 @@ from bookings.models import Booking, InboundCall
 from integration.access.choices import MembershipRole
 from integration.access.services import membership_grant
 from integration.ari.dates import KOREA, korea_today
-from integration.models import SalesChannel
 from tests.factories import member
 
 from .factories import create_body, sellable
@@ -138,7 +137,6 @@ def test_checkin_ranges_follow_korea_days(client, booking):
 def test_the_property_and_channel_filters_offer_own_properties_and_known_channels(client, booking):
     _other_room, other_plan, _ = sellable()
     _third_room, third_plan, _ = sellable()
-    SalesChannel.objects.create(channel_id=7, name="Channel Seven")
     user = member(booking.property, MembershipRole.STAFF)
     membership_grant(user=user, property=third_plan.property, role=MembershipRole.STAFF)
     client.force_login(user)

@@ -21,8 +21,8 @@ OUR_CATALOG = Path(settings.BASE_DIR) / "locale" / "ko" / "LC_MESSAGES" / "djang
 SANDBOX_CATALOG = Path(settings.BASE_DIR) / "hubsandbox" / "locale" / "ko" / "LC_MESSAGES" / "django.mo"
 
 #: Words we translate differently from Django's own catalog although they mean the same thing there
-#: (작업/액션, 객체 ID/오브젝트 아이디, 버전/버젼, 이력/히스토리: the standard spelling).
-SAME_MEANING_AS_DJANGO = {"Action", "History", "object id", "version"}
+#: (작업/액션, 객체 ID/오브젝트 아이디, 버전/버젼, 이력/히스토리, 아니요/아니오: the standard spelling).
+SAME_MEANING_AS_DJANGO = {"Action", "History", "No", "object id", "version"}
 
 
 def _catalog(path):
