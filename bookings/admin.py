@@ -4,17 +4,20 @@ import datetime
 
 from django.contrib import admin
 from django.db.models import Q
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from integration.access.admin_mixins import PropertyScopedAdmin
 from integration.ari.dates import KOREA, korea_today
+from integration.content.names import display_name
 from integration.log_display import decoded_path, pretty_json
 from integration.models import SalesChannel
 
+from .admin_display import amount_text, night_rows, stay_dates
 from .models import Booking, InboundCall
 from .paging import BoundedCountPaginator
 from .settlement.admin_compare import BookingCompareViews
@@ -94,15 +97,21 @@ class CheckinRangeFilter(admin.SimpleListFilter):
         return queryset
 
 
-def _local(moment):
-    """A date and time in the user's time zone, in the short form lists use (2026-11-25 15:00)."""
-    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+class ReceivedFilter(admin.SimpleListFilter):
+    """Bookings received (created) today, Korea time: the dashboard's "received today" link."""
 
+    title = _("date received")
+    parameter_name = "received"
 
-def _amount(value, currency):
-    """An amount with thousands separators in the user's language, decimals only when it has some."""
-    places = 0 if value == value.to_integral_value() else 2
-    return f"{number_format(value, decimal_pos=places, use_l10n=True, force_grouping=True)} {currency}"
+    def lookups(self, request, model_admin):
+        return [("today", _("Today"))]
+
+    def queryset(self, request, queryset):
+        if self.value() != "today":
+            return queryset
+        # Bounds in time, not created_at__date (a cast of every row): the index on created_at serves them.
+        start = datetime.datetime.combine(korea_today(), datetime.time(0), tzinfo=KOREA)
+        return queryset.filter(created_at__gte=start, created_at__lt=start + datetime.timedelta(days=1))
 
 
 class CallStatusFilter(admin.SimpleListFilter):
@@ -136,24 +145,26 @@ class CallMethodFilter(admin.SimpleListFilter):
 
 @admin.register(Booking)
 class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
-    """Every booking the hub made; pending ones show how long their rooms have been held."""
+    """Every booking the hub made, read as the front desk needs it: the list fits a 1366 px screen, the
+    page groups guest, booker, stay, money and channel, and prints."""
 
     # Two-line cells (the payment type as a filter only), so that the list reads without scrolling
     # sideways on a 1366 px screen.
     list_display = [
         "vendor_booking_number",
-        "state",
-        "where",
-        "stay",
         "guest",
+        "stay",
+        "nights_count",
+        "room",
+        "state",
         "total",
-        "received",
     ]
     list_filter = [
         "status",
         ("property", ScopedPropertyFilter),
         ChannelFilter,
         CheckinRangeFilter,
+        ReceivedFilter,
         "payment_type",
     ]
     list_select_related = ["property", "room_type"]
@@ -166,10 +177,83 @@ class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
         "gds_sub_booking_number__exact",
         "guest_name",
     ]
-    readonly_fields = [field.name for field in Booking._meta.fields] + ["calls"]
+    # The page, in the groups the front desk reads (its template adds the print button, booking.css the
+    # print stylesheet).
+    change_form_template = "admin/bookings/booking/front_desk_change_form.html"
+    fieldsets = [
+        (
+            pgettext_lazy("booking group", "Guest"),
+            {"fields": ["guest_name", "guests", "visit_type", "special_comment"]},
+        ),
+        (pgettext_lazy("booking group", "Booker"), {"fields": ["booker_name", "booker_email", "booker_phone"]}),
+        (
+            pgettext_lazy("booking group", "Stay"),
+            {
+                "fields": [
+                    "vendor_booking_number",
+                    "state",
+                    "type",
+                    "property",
+                    "room_name",
+                    "plan",
+                    "stay",
+                    "nights_count",
+                ]
+            },
+        ),
+        (
+            pgettext_lazy("booking group", "Money"),
+            {"fields": ["nightly_amounts", "total", "net", "payment_type"]},
+        ),
+        (
+            pgettext_lazy("booking group", "Channel"),
+            {
+                "fields": [
+                    "channel_name",
+                    "channel_booking_number",
+                    "secondary_channel",
+                    "reserved_at",
+                    "confirmed_at",
+                    "canceled_at",
+                    "calls",
+                ]
+            },
+        ),
+        (
+            _("Technical details"),
+            {
+                "classes": ["collapse", "booking-technical"],
+                "fields": [
+                    "id",
+                    "channel_id",
+                    "gds_booking_number",
+                    "gds_sub_booking_number",
+                    "content_digest",
+                    "created_at",
+                    "updated_at",
+                ],
+            },
+        ),
+    ]
+    readonly_fields = [field.name for field in Booking._meta.fields] + [
+        "guests",
+        "stay",
+        "nights_count",
+        "room_name",
+        "plan",
+        "state",
+        "total",
+        "net",
+        "nightly_amounts",
+        "calls",
+    ]
 
     class Media:
-        css = {"all": ["bookings/changelist.css"]}
+        css = {"all": ["bookings/changelist.css", "bookings/booking.css"]}
+
+    def get_queryset(self, request):
+        # English room names come from the room types' translations: one query per page, not per row.
+        return super().get_queryset(request).prefetch_related("room_type__translations")
 
     @admin.display(description=_("status"), ordering="status")
     def state(self, booking):
@@ -180,25 +264,74 @@ class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
         held = _("held %(minutes)d min") % {"minutes": minutes}
         return format_html("{}<br><small>{}</small>", booking.get_status_display(), held)
 
-    @admin.display(description=_("property / room type"), ordering="property__name")
-    def where(self, booking):
-        return format_html("{}<br><small>{}</small>", booking.property.name, booking.room_type.name)
+    @admin.display(description=_("room / property"), ordering="room_type__name")
+    def room(self, booking):
+        """The room type as staff name it in this language (its English name in English), the property
+        under it."""
+        return format_html("{}<br><small>{}</small>", display_name(booking.room_type), booking.property.name)
+
+    @admin.display(description=_("room type"))
+    def room_name(self, booking):
+        return display_name(booking.room_type)
+
+    @admin.display(description=_("rate plan"))
+    def plan(self, booking):
+        return display_name(booking.rate_plan)
 
     @admin.display(description=_("check-in / check-out"), ordering="checkin")
     def stay(self, booking):
-        return format_html("{}<br>{}", _local(booking.checkin), _local(booking.checkout))
+        """The stay's dates, Korea time; a narrow column breaks the line before the arrow, never inside
+        a date."""
+        checkin, checkout = stay_dates(booking)
+        return format_html(
+            '<span class="booking-date">{}</span> <span class="booking-date">→ {}</span>',
+            checkin.isoformat(),
+            checkout.isoformat(),
+        )
+
+    @admin.display(description=_("nights"))
+    def nights_count(self, booking):
+        """How many nights; a day use says so."""
+        if booking.type == Booking.Type.DAYUSE:
+            return booking.get_type_display()
+        return len(booking.nights)
 
     @admin.display(description=_("guest / channel"), ordering="guest_name")
     def guest(self, booking):
         return format_html("{}<br><small>{}</small>", booking.guest_name, booking.channel_name)
 
-    @admin.display(description=_("received at"), ordering="created_at")
-    def received(self, booking):
-        return format_html("{}<br><small>{}</small>", *_local(booking.created_at).split())
+    @admin.display(description=_("guests"))
+    def guests(self, booking):
+        """Who stays, in one line (zero counts left out)."""
+        counts = [
+            (booking.adults, _("adults")),
+            (booking.children, _("children")),
+            (booking.infants, _("infants")),
+            (booking.pets, _("pets")),
+            (booking.cars, _("cars")),
+        ]
+        return ", ".join(f"{label} {count}" for count, label in counts if count) or "-"
 
     @admin.display(description=_("total amount"), ordering="total_amount")
     def total(self, booking):
-        return _amount(booking.total_amount, booking.currency)
+        return format_html(
+            '<span class="booking-amount">{}</span>', amount_text(booking.total_amount, booking.currency)
+        )
+
+    @admin.display(description=_("net price"))
+    def net(self, booking):
+        return amount_text(booking.net_price, booking.currency)
+
+    @admin.display(description=_("nightly amounts"))
+    def nightly_amounts(self, booking):
+        """The nights as a small table: date and the channel's amount, the room amount as the total."""
+        rows = [
+            (night, amount_text(amount, booking.currency) if amount else "-") for night, amount in night_rows(booking)
+        ]
+        return render_to_string(
+            "admin/bookings/booking/nights.html",
+            {"rows": rows, "amount": amount_text(booking.amount, booking.currency)},
+        )
 
     @admin.display(description=_("hub calls"))
     def calls(self, booking):
