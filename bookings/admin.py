@@ -15,6 +15,8 @@ from integration.ari.dates import KOREA, korea_today
 from integration.log_display import decoded_path, pretty_json
 from integration.models import SalesChannel
 
+# The Booking e-mails screen registers itself (every user's own choice; managers see who receives).
+from . import admin_notifications  # noqa: F401
 from .models import Booking, InboundCall
 from .paging import BoundedCountPaginator
 from .settlement.admin_compare import BookingCompareViews
