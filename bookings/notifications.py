@@ -2,9 +2,10 @@
 language, unless they turned them off.
 
 The decisions, in this one place (README, "Booking e-mails"):
-- A booking is news to the front desk once the hub confirms it: a pending hold (which may expire unseen)
-  sends nothing, its confirmation sends "new booking"; changes and cancellations are sent only for
-  bookings that were confirmed (confirmed_at set), so that a hold the hub drops stays silent.
+- A booking is news to the front desk once it is confirmed (by the hub's confirm, or on create for a cms
+  channel): a pending hold (which may expire unseen) sends nothing, its confirmation sends "new booking";
+  changes and cancellations are sent only for bookings that were confirmed (confirmed_at set), so that a
+  hold the hub drops stays silent.
 - Recipients are the property's members (PropertyMembership) who are active, have an e-mail address and
   have not turned booking e-mails off; a member without a NotificationPreference gets them in Korean.
 - The booking services only queue, after their commit, one task per event (NOTIFY_TASK); that task queues

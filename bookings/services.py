@@ -208,6 +208,7 @@ def _create_holding(payload, digest):
             inventory_hold(room_type=plan.room_type, dates=nights)
             if confirmed:
                 inventory_take(room_type=plan.room_type, dates=nights)
+                booking_notify_on_commit(booking=booking, event=BookingEvent.CREATED)
     except NoRoomsAvailable:
         raise BookingError(NO_ROOMS) from None
     return booking

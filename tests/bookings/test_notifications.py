@@ -14,7 +14,7 @@ from integration.ari.dates import KOREA
 from tests.factories import member
 
 from . import mail_backends
-from .factories import create_body, sellable
+from .factories import create_body, open_channel, sellable
 
 pytestmark = pytest.mark.django_db
 
@@ -163,6 +163,27 @@ def test_confirming_again_mails_nobody_again(hub_client, django_capture_on_commi
     call(hub_client, django_capture_on_commit_callbacks, "put", f"/bookings/{number}/confirm")
 
     assert len(mail.outbox) == 2
+
+
+def test_a_cms_booking_confirmed_on_create_is_mailed_once(
+    hub_client, django_capture_on_commit_callbacks, content, members
+):
+    room_type, standalone, _package = content
+    open_channel(
+        standalone.property,
+        3,
+        channel_type="cms",
+        room_type_codes={room_type.vendor_id: "DLX"},
+        rate_plan_codes={standalone.vendor_id: "DLX-RO"},
+    )
+    body = create_body(standalone, channel_id=3, channel_name="Direct channel (CMS)")
+
+    answer = call(hub_client, django_capture_on_commit_callbacks, "post", "/bookings", body)
+    call(hub_client, django_capture_on_commit_callbacks, "put", f"/bookings/{answer['vendor_booking_number']}/confirm")
+
+    assert answer["status"] == "confirmed"
+    assert set(by_recipient()) == {"ko@example.com", "en@example.com"}
+    assert all("Direct channel (CMS)" in message.body for message in mail.outbox)
 
 
 def test_the_hub_gets_its_answer_when_the_mail_server_is_down(
