@@ -17,6 +17,8 @@ from integration.content.names import display_name
 from integration.log_display import decoded_path, pretty_json
 from integration.models import SalesChannel
 
+# The Booking e-mails screen registers itself (every user's own choice; managers see who receives).
+from . import admin_notifications  # noqa: F401
 from .admin_display import amount_text, night_rows, stay_dates
 from .models import Booking, InboundCall
 from .paging import BoundedCountPaginator

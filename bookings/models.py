@@ -2,6 +2,7 @@
 
 import secrets
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -146,3 +147,29 @@ class InboundCall(models.Model):
 
     def __str__(self):
         return f"{self.method} {self.path} {self.status}"
+
+
+class NotificationPreference(models.Model):
+    """A person's choice about booking e-mails: whether they receive them and in which language. A member
+    without a row receives them in Korean (bookings.notifications)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="notification_preference",
+    )
+    booking_emails = models.BooleanField(
+        _("receive booking e-mails"),
+        default=True,
+        help_text=_("New, changed and canceled bookings of the properties you work for."),
+    )
+    language = models.CharField(_("e-mail language"), max_length=8, choices=settings.LANGUAGES, default="ko")
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("booking e-mail setting")
+        verbose_name_plural = _("booking e-mails")
+
+    def __str__(self):
+        return str(self.user)

@@ -33,6 +33,7 @@ from .api.errors import (
     BookingError,
 )
 from .models import Booking, InboundCall
+from .notifications import BookingEvent, booking_notify_on_commit
 
 
 def content_digest(payload):
@@ -207,6 +208,7 @@ def _create_holding(payload, digest):
             inventory_hold(room_type=plan.room_type, dates=nights)
             if confirmed:
                 inventory_take(room_type=plan.room_type, dates=nights)
+                booking_notify_on_commit(booking=booking, event=BookingEvent.CREATED)
     except NoRoomsAvailable:
         raise BookingError(NO_ROOMS) from None
     return booking
@@ -256,6 +258,7 @@ def booking_confirm(*, number):
             booking.status = Booking.Status.CONFIRMED
             booking.confirmed_at = timezone.now()
             booking.save(update_fields=["status", "confirmed_at", "updated_at"])
+            booking_notify_on_commit(booking=booking, event=BookingEvent.CREATED)
             return booking
     raise BookingError(CANNOT_CONFIRM)
 
@@ -279,6 +282,7 @@ def booking_modify(*, number, changes):
             setattr(booking, key, changes[key] if changes[key] is not None else "")
     _check_guests(booking.room_type, booking.adults, booking.children)
     booking.save()
+    booking_notify_on_commit(booking=booking, event=BookingEvent.MODIFIED)
     return booking
 
 
@@ -292,6 +296,7 @@ def booking_cancel(*, number):
     if booking.checkout <= timezone.now():
         raise BookingError(CANNOT_CANCEL)
     _release(booking)
+    booking_notify_on_commit(booking=booking, event=BookingEvent.CANCELED)
     return booking
 
 

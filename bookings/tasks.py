@@ -1,8 +1,15 @@
 """Celery tasks of the bookings app: thin wrappers that call one service."""
 
+import logging
+import random
+import smtplib
+
 from celery import shared_task
 
+from .notifications import NOTIFY_TASK, SEND_TASK, booking_email_send, booking_notify
 from .services import bookings_release_expired, inbound_calls_purge
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
@@ -15,3 +22,23 @@ def bookings_release_expired_task():
 def inbound_calls_purge_task():
     """Delete the vendor API's call log rows older than VENDOR_API_CALL_LOG_DAYS."""
     inbound_calls_purge()
+
+
+@shared_task(name=NOTIFY_TASK, ignore_result=True)
+def booking_notify_task(booking_id, event):
+    """Queue the e-mails of a booking event, one per member who receives them."""
+    booking_notify(booking_id=booking_id, event=event)
+
+
+@shared_task(name=SEND_TASK, bind=True, ignore_result=True, max_retries=8)
+def booking_email_send_task(self, booking_id, event, user_id):
+    """Send one member one booking e-mail; an SMTP server that fails or cannot be reached is tried again
+    with exponential backoff and jitter (eight times, over about three hours), a refused address is not."""
+    try:
+        booking_email_send(booking_id=booking_id, event=event, user_id=user_id)
+    except smtplib.SMTPRecipientsRefused as error:
+        logger.warning("the SMTP server refused the address of user %s: %s", user_id, error.recipients)
+    except OSError as error:  # smtplib.SMTPException, refused connections and timeouts
+        # Below the broker's visibility timeout, so that a waiting retry is not delivered twice.
+        countdown = min(60 * 2**self.request.retries, 60 * 60)
+        raise self.retry(exc=error, countdown=countdown + random.uniform(0, countdown / 4)) from error  # noqa: S311 (jitter)

@@ -242,6 +242,35 @@ VENDOR_API_CALL_LOG_DAYS = env.int("VENDOR_API_CALL_LOG_DAYS", default=180)
 # The history of rates and availability (each change and its cells) is kept this many days (0: for ever).
 ARI_HISTORY_DAYS = env.int("ARI_HISTORY_DAYS", default=400)
 
+# --- E-mail (booking notifications) -------------------------------------------------------------
+
+# EMAIL_URL (django-environ: smtp://user:password@host:25, smtp+tls://...:587, smtp+ssl://...:465,
+# consolemail://) wins; without it the EMAIL_* variables configure Django's SMTP backend. Development
+# prints mails on the console unless told otherwise.
+EMAIL_URL = env.str("EMAIL_URL", default="")
+if EMAIL_URL:
+    vars().update(env.email_url_config(EMAIL_URL))
+else:
+    EMAIL_BACKEND = env.str(
+        "EMAIL_BACKEND",
+        default="django.core.mail.backends.console.EmailBackend"
+        if DEBUG
+        else "django.core.mail.backends.smtp.EmailBackend",
+    )
+    EMAIL_HOST = env.str("EMAIL_HOST", default="localhost")
+    EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+    EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+    EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+    EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+    EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+# A stalled SMTP server fails the send (which the task retries) instead of holding a worker.
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="vendorhub <noreply@localhost>")
+#: The back office's address, for the links in e-mails: in production https:// and the first allowed host.
+SITE_URL = env.str(
+    "SITE_URL", default=LOCAL_ORIGIN if DEBUG or not ALLOWED_HOSTS else f"https://{ALLOWED_HOSTS[0]}"
+).rstrip("/")
+
 # --- Authentication, internationalisation, static files ----------------------------------------
 
 AUTH_PASSWORD_VALIDATORS = [

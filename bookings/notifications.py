@@ -1,0 +1,124 @@
+"""Booking e-mails: new, changed and canceled bookings told to the property's members, each in their
+language, unless they turned them off.
+
+The decisions, in this one place (README, "Booking e-mails"):
+- A booking is news to the front desk once it is confirmed (by the hub's confirm, or on create for a cms
+  channel): a pending hold (which may expire unseen) sends nothing, its confirmation sends "new booking";
+  changes and cancellations are sent only for bookings that were confirmed (confirmed_at set), so that a
+  hold the hub drops stays silent.
+- Recipients are the property's members (PropertyMembership) who are active, have an e-mail address and
+  have not turned booking e-mails off; a member without a NotificationPreference gets them in Korean.
+- The booking services only queue, after their commit, one task per event (NOTIFY_TASK); that task queues
+  one send per recipient (SEND_TASK), so that an SMTP failure retries that one mail alone and never
+  touches the booking or the vendor API's answer.
+"""
+
+import logging
+
+from celery import current_app
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.db import models, transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from .models import Booking, NotificationPreference
+from .selectors import booking_email_recipients
+
+logger = logging.getLogger(__name__)
+
+#: The Celery tasks (bookings.tasks), queued by name: services never import tasks.
+NOTIFY_TASK = "bookings.tasks.booking_notify_task"
+SEND_TASK = "bookings.tasks.booking_email_send_task"
+#: The language of a member who never chose one.
+DEFAULT_EMAIL_LANGUAGE = "ko"
+
+
+class BookingEvent(models.TextChoices):
+    """What happened to a booking, as its e-mail tells it."""
+
+    CREATED = "created", _("New booking")
+    MODIFIED = "modified", _("Booking changed")
+    CANCELED = "canceled", _("Booking canceled")
+
+
+def booking_notify_on_commit(*, booking, event):
+    """Queue the e-mails of event for booking once the caller's transaction commits (nothing if it rolls
+    back). Publishing never fails the caller: a broker that is down loses these e-mails, logged."""
+    booking_id = booking.pk
+    transaction.on_commit(lambda: _publish(NOTIFY_TASK, booking_id, str(event)))
+
+
+def _publish(task_name, *args):
+    try:
+        current_app.tasks[task_name].apply_async(args)
+    except Exception:  # the broker is down: an e-mail is not worth failing the hub's call or the task
+        logger.warning("could not queue %s%r", task_name, args, exc_info=True)
+
+
+def booking_notify(*, booking_id, event):
+    """Queue one e-mail of event per member of the booking's property who receives them. Returns how many."""
+    booking = Booking.objects.filter(pk=booking_id).first()
+    if booking is None or booking.confirmed_at is None:
+        return 0
+    user_ids = [user.pk for user in booking_email_recipients(booking.property_id)]
+    for user_id in user_ids:
+        _publish(SEND_TASK, booking_id, str(event), user_id)
+    return len(user_ids)
+
+
+def booking_email_send(*, booking_id, event, user_id):
+    """Send one member the e-mail of event, if they still receive them. Returns whether it was sent; SMTP
+    errors (OSError) reach the caller, which retries."""
+    booking = (
+        Booking.objects.select_related("property", "room_type", "rate_plan__model")
+        .prefetch_related(
+            "room_type__translations", "rate_plan__room_type__translations", "rate_plan__model__translations"
+        )
+        .filter(pk=booking_id)
+        .first()
+    )
+    user = booking_email_recipients(booking.property_id).filter(pk=user_id).first() if booking else None
+    if user is None:  # the booking is gone, or the member left or turned e-mails off since
+        return False
+    booking_email_message(booking=booking, event=BookingEvent(event), user=user).send()
+    return True
+
+
+def email_language(user):
+    """The language of user's e-mails: their choice, Korean by default."""
+    try:
+        return user.notification_preference.language
+    except NotificationPreference.DoesNotExist:
+        return DEFAULT_EMAIL_LANGUAGE
+
+
+def booking_email_message(*, booking, event, user):
+    """The e-mail (plain text and HTML) telling user of event, in user's language."""
+    language = email_language(user)
+    with translation.override(language):
+        context = {
+            "language": language,
+            "booking": booking,
+            "event": event,
+            "event_label": str(event.label),
+            "user": user,
+            "admin_url": settings.SITE_URL + reverse("admin:bookings_booking_change", args=[booking.pk]),
+            "guests": booking.adults + booking.children + booking.infants,
+        }
+        subject = " ".join(render_to_string("bookings/email/booking_subject.txt", context).split())
+        text = render_to_string("bookings/email/booking_body.txt", context)
+        html = render_to_string("bookings/email/booking_body.html", context)
+    message = EmailMultiAlternatives(subject, text, to=[user.email])
+    message.attach_alternative(html, "text/html")
+    return message
+
+
+def notification_preference_set(*, user, booking_emails, language):
+    """Record whether user receives booking e-mails and in which language."""
+    preference, _created = NotificationPreference.objects.update_or_create(
+        user=user, defaults={"booking_emails": booking_emails, "language": language}
+    )
+    return preference
