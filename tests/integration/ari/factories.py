@@ -16,6 +16,7 @@ class SalesChannelFactory(factory.django.DjangoModelFactory):
 
     class Meta:
         model = SalesChannel
+        skip_postgeneration_save = True  # open_for writes its own rows; the channel itself is unchanged
 
     channel_id = factory.Sequence(lambda n: 100 + n)
     name = factory.Sequence(lambda n: f"Channel {n}")

@@ -463,7 +463,7 @@ def test_undo_leaves_days_the_hub_no_longer_takes(property_a, rows, staff_a):
 def test_a_channels_cell_history_is_its_own(property_a, rows, staff_a):
     room_type, _standalone, _packages = rows[0]
     fill_days(rows, [day(2)], allotment=5)
-    channel = SalesChannelFactory()
+    channel = SalesChannelFactory(open_for=property_a)
     room_type.property = property_a
     ari_cell_save(target=room_type, day=day(2), value=3, channel=channel, user=staff_a)
     ari_cell_save(target=room_type, day=day(2), value=4, user=staff_a)
