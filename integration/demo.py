@@ -75,6 +75,7 @@ DEMO_ROOM_TYPES = [
         "fields": {
             "min_stay": 1,
             "max_stay": 14,
+            "room_count": 4,
             "size": "19.80",
             "standard_capacity": 2,
             "max_capacity": 3,
@@ -91,6 +92,7 @@ DEMO_ROOM_TYPES = [
         "fields": {
             "min_stay": 1,
             "max_stay": 14,
+            "room_count": 2,
             "size": "42.00",
             "standard_capacity": 2,
             "max_capacity": 4,
@@ -108,6 +110,7 @@ DEMO_ROOM_TYPES = [
         "fields": {
             "min_stay": 2,
             "max_stay": 14,
+            "room_count": 1,
             "size": "56.50",
             "standard_capacity": 4,
             "max_capacity": 6,
