@@ -138,7 +138,7 @@ def test_checkin_ranges_follow_korea_days(client, booking):
 def test_the_property_and_channel_filters_offer_own_properties_and_known_channels(client, booking):
     _other_room, other_plan, _ = sellable()
     _third_room, third_plan, _ = sellable()
-    SalesChannel.objects.create(channel_id=7, name="Channel Seven")
+    SalesChannel.objects.get_or_create(channel_id=7, defaults={"name": "Channel Seven"})  # sellable() opens it
     user = member(booking.property, MembershipRole.STAFF)
     membership_grant(user=user, property=third_plan.property, role=MembershipRole.STAFF)
     client.force_login(user)
