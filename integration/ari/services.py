@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from ..content.choices import RatePlanType
 from ..content.models import RoomType
-from ..sync.models import ResourceKind
-from ..sync.outbox import sync_state_changed, sync_state_ensure
+from ..sync.models import ResourceKind, SyncState
+from ..sync.outbox import sync_state_changed, sync_state_ensure, sync_state_id_changed
 from .dates import ari_window, merge_ranges, ranges_of
 from .models import (
     AriCellChange,
@@ -302,11 +302,35 @@ def ari_edit_lock(edit, dates):
 def ari_mark_dirty(target, *, kind, dates):
     """Record that the hub must get these days of target (a rate plan's rates or a room type's
     availability) again, and queue the push. Call inside the transaction of the change."""
+    ranges = ranges_of(dates)
+    state_id = _dirty_ranges_add(kind, target.pk, ranges) if ranges else None
+    if state_id is not None:
+        sync_state_id_changed(state_id)
+        return
+    # The target's first change: its outbox row is created first.
     state = sync_state_ensure(target, kind=kind)
-    AriDirtyRange.objects.bulk_create(
-        AriDirtyRange(state=state, date_from=r.start, date_to=r.end) for r in ranges_of(dates)
-    )
+    AriDirtyRange.objects.bulk_create(AriDirtyRange(state=state, date_from=r.start, date_to=r.end) for r in ranges)
     sync_state_changed(state)
+
+
+def _dirty_ranges_add(kind, object_id, ranges):
+    """Add the ranges to the existing outbox row of (kind, object_id) in one statement (every booking's
+    hold runs it: no read of the row first); its id, None when there is no such row (nothing added)."""
+    ops = connection.ops
+    rows = " UNION ALL ".join(
+        f"SELECT id, %s, %s FROM {SyncState._meta.db_table} WHERE kind = %s AND object_id = %s"  # noqa: S608
+        for _ in ranges
+    )
+    params = []
+    for r in ranges:
+        params += [ops.adapt_datefield_value(r.start), ops.adapt_datefield_value(r.end), kind, object_id]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {AriDirtyRange._meta.db_table} (state_id, date_from, date_to) {rows} RETURNING state_id",
+            params,
+        )
+        found = cursor.fetchall()
+    return found[0][0] if found else None
 
 
 def _dates_by_target(changes):

@@ -38,7 +38,8 @@ def sync_state_ensure(obj, *, kind=None):
     state, _ = SyncState.objects.get_or_create(
         kind=kind or KIND_OF_MODEL[type(obj)],
         object_id=obj.pk,
-        defaults={"property_id": _property_id(obj), "environment": hub_environment_active()},
+        # The environment as a callable: read only when the row is created, not on every change.
+        defaults={"property_id": _property_id(obj), "environment": hub_environment_active},
     )
     return state
 
@@ -51,6 +52,12 @@ def sync_mark_changed(obj, *, kind=None):
 
 def sync_state_changed(state):
     """sync_mark_changed for an outbox row the caller already has."""
+    sync_state_id_changed(state.pk)
+    return state
+
+
+def sync_state_id_changed(state_id):
+    """sync_state_changed for the outbox row of this id."""
     # One statement, as every booking's hold runs it on its room type's row: the version bump, and the
     # claim sync_queue makes (unless a send is queued already), whose outcome RETURNING tells.
     now = timezone.now()
@@ -61,13 +68,12 @@ def sync_state_changed(state):
             " next_attempt_at = NULL, pending_since = COALESCE(pending_since, %s),"
             " queued_at = CASE WHEN queued_at IS NULL OR queued_at < %s THEN %s ELSE queued_at END"
             " WHERE id = %s RETURNING queued_at = %s",
-            [SyncStatus.PENDING, now, stale, now, state.pk, now],
+            [SyncStatus.PENDING, now, stale, now, state_id, now],
         )
         (claimed,) = cursor.fetchone()
     if claimed:
         # Edits within this window after the first go out as one request: the sender reads the latest state.
-        _publish_on_commit(state.pk, settings.HUB_SYNC_COALESCE_SECONDS)
-    return state
+        _publish_on_commit(state_id, settings.HUB_SYNC_COALESCE_SECONDS)
 
 
 def sync_state_resend(state, *, clear=(), recreate=False):

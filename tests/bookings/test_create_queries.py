@@ -42,8 +42,9 @@ def test_a_seven_night_create_fits_a_bound_of_queries(hub_client, django_assert_
     _room_type, standalone, _package = sellable(allotment=3, nights=14)
     statements(hub_client, create_body(standalone, first=10, nights=1))
 
-    # Rate plan, its rates, the booking, the nights (lock, update), the outbox (its row, the dirty range, its version
-    # with the queue mark), the call log, and the savepoint pair of the create's transaction (inside the
-    # test's; BEGIN and COMMIT outside tests).
+    # Rate plan, the channel's link to the property, the plan's rates, the booking, the nights (lock, update),
+    # the outbox (the dirty range added to its existing row, its version with the queue mark: no read of the
+    # row nor of the hub environment), the call log, and the savepoint pair of the create's transaction
+    # (inside the test's; BEGIN and COMMIT outside tests).
     with django_assert_max_num_queries(11):
         hub_client.post("/bookings", create_body(standalone, first=2, nights=7))
