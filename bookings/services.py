@@ -8,16 +8,16 @@ import json
 from decimal import Decimal
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from integration.ari.dates import KOREA
 from integration.ari.inventory import NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
-from integration.channels.selectors import channel_selling
 from integration.content.choices import ContentStatus, RatePlanType
 from integration.hub.payloads import CMS_BOOKINGS_CONFIRMED_ON_CREATE
-from integration.models import RatePlan, RatePlanDay
+from integration.models import Property, PropertyChannel, RatePlan, RatePlanDay, RatePlanModel, RoomType, SalesChannel
 from integration.periodic import for_each_row
+from integration.plain_sql import Columns
 from integration.retention import purge_older_than
 
 from .api.errors import (
@@ -58,14 +58,46 @@ def stay_nights(*, checkin, checkout, stay_type):
     return [first + datetime.timedelta(days=n) for n in range(count)]
 
 
-def _resolve(property_id, roomtype_id, rateplan_id):
-    """The property, room type and rate plan by their vendor ids; 3000 when any is unknown."""
-    try:
-        return RatePlan.objects.select_related("property", "room_type", "model").get(
-            property__vendor_id=property_id, room_type__vendor_id=roomtype_id, vendor_id=rateplan_id
+#: What a booking reads of its rate plan, room type, property, rate plan model, and of the channel selling
+#: it (the property's row on that channel and the channel itself), in one plain SQL statement.
+_PLAN = Columns(RatePlan, "rp", "vendor_id", "status", "property", "room_type", "model")
+_PROPERTY = Columns(Property, "p", "vendor_id", "status", "refunds")
+_ROOM_TYPE = Columns(RoomType, "rt", "property", "vendor_id", "status", "max_capacity")
+_MODEL = Columns(RatePlanModel, "m", "property", "type", "refundable", "channels")
+_CHANNEL = Columns(SalesChannel, "sc", "channel_id", "channel_type")
+_LINK = Columns(
+    PropertyChannel,
+    "pc",
+    *("property", "channel", "status", "on_sale", "room_types", "rate_plans", "room_type_codes", "rate_plan_codes"),
+)
+
+
+def _resolve(property_id, roomtype_id, rateplan_id, channel_id=None):
+    """(rate plan, the property's PropertyChannel of channel_id or None) by the vendor ids, the rate plan
+    with its property, room type and model; 3000 when the rate plan is unknown."""
+    parts = (_PLAN, _PROPERTY, _ROOM_TYPE, _MODEL, _CHANNEL, _LINK)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(part.select() for part in parts)} FROM {_PLAN.table}"  # noqa: S608
+            f" JOIN {_PROPERTY.table} ON p.id = rp.property_id"
+            f" JOIN {_ROOM_TYPE.table} ON rt.id = rp.room_type_id"
+            f" JOIN {_MODEL.table} ON m.id = rp.model_id"
+            f" LEFT JOIN {_CHANNEL.table} ON sc.channel_id = %s"
+            f" LEFT JOIN {_LINK.table} ON pc.property_id = p.id AND pc.channel_id = sc.id"
+            " WHERE p.vendor_id = %s AND rt.vendor_id = %s AND rp.vendor_id = %s",
+            [channel_id, property_id, roomtype_id, rateplan_id],
         )
-    except RatePlan.DoesNotExist:
-        raise BookingError(BAD_INPUT) from None
+        row = cursor.fetchone()
+    if row is None:
+        raise BookingError(BAD_INPUT)
+    found, start = [], 0
+    for part in parts:
+        found.append(part.build(row[start:]))
+        start += len(part)
+    plan, plan.property, plan.room_type, plan.model, channel, link = found
+    if link is not None:
+        link.property, link.channel = plan.property, channel
+    return plan, link
 
 
 def _check_guests(room_type, adults, children):
@@ -76,28 +108,42 @@ def _check_guests(room_type, adults, children):
         raise BookingError(TOO_MANY_GUESTS)
 
 
+#: The days of a rate plan a booking prices, read by plain SQL (see _resolve).
+_DAY = Columns(RatePlanDay, "d", "rate_plan", "date", "rate", "rate_modify", "business_day")
+
+
 def nightly_rates(plan, nights):
     """Our rate of plan on each night ({date: Decimal}); 4000 when the plan, its room type or property is
     disabled, or a night has no rate or is not a business day. A package's rate is the standalone
     plan's rate of the same room type and day plus the package's difference."""
     if ContentStatus.DISABLED in (plan.status, plan.room_type.status, plan.property.status):
         raise BookingError(NO_ROOMS)
-    # Unordered: the model's default order would join up to the property only to sort.
-    days = {day.date: day for day in RatePlanDay.objects.filter(rate_plan=plan, date__in=nights).order_by()}
-    base = {}
-    if plan.model.type == RatePlanType.PACKAGE:
-        base = {
-            day.date: day.rate
-            for day in RatePlanDay.objects.filter(
-                rate_plan__room_type=plan.room_type, rate_plan__model__type=RatePlanType.STANDALONE, date__in=nights
-            ).order_by()
-        }
+    package = plan.model.type == RatePlanType.PACKAGE
+    # One statement: the plan's days and, for a package, its room type's standalone plan's days too.
+    plans, params = "d.rate_plan_id = %s", [plan.pk]
+    if package:
+        plans = (
+            f"({plans} OR d.rate_plan_id IN (SELECT s.id FROM {RatePlan._meta.db_table} s"  # noqa: S608
+            f" JOIN {RatePlanModel._meta.db_table} sm ON sm.id = s.model_id"
+            " WHERE s.room_type_id = %s AND sm.type = %s))"
+        )
+        params += [plan.room_type_id, RatePlanType.STANDALONE]
+    dates = [connection.ops.adapt_datefield_value(night) for night in nights]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {_DAY.select()} FROM {_DAY.table} WHERE {plans}"  # noqa: S608
+            f" AND d.date IN ({', '.join(['%s'] * len(dates))})",
+            [*params, *dates],
+        )
+        rows = [_DAY.build(row) for row in cursor.fetchall()]
+    days = {day.date: day for day in rows if day.rate_plan_id == plan.pk}
+    base = {day.date: day.rate for day in rows if day.rate_plan_id != plan.pk}
     rates = {}
     for night in nights:
         day = days.get(night)
         if day is None or not day.business_day:
             raise BookingError(NO_ROOMS)
-        if plan.model.type == RatePlanType.PACKAGE:
+        if package:
             if base.get(night) is None or day.rate_modify is None:
                 raise BookingError(NO_ROOMS)
             rate = base[night] + day.rate_modify
@@ -152,21 +198,20 @@ def booking_create(*, payload):
 def _create_holding(payload, digest):
     """The new booking, holding its nights; BookingError for what the contract refuses, IntegrityError
     when its numbers are taken."""
-    plan = _resolve(payload["property_id"], payload["roomtype_id"], payload["rateplan_id"])
+    plan, link = _resolve(payload["property_id"], payload["roomtype_id"], payload["rateplan_id"], payload["channel_id"])
     stay_type = payload.get("type") or Booking.Type.OVERNIGHT
     nights = stay_nights(checkin=payload["checkin"], checkout=payload["checkout"], stay_type=stay_type)
     # The channel's nightly amounts, when given, are one per night of this stay: no other date, none twice.
     if payload.get("rates") and sorted(rate["date"] for rate in payload["rates"]) != nights:
         raise BookingError(BAD_INPUT)
-    selling = channel_selling(rate_plan=plan, channel_id=payload["channel_id"])
-    if selling is None:
+    if link is None or not link.sells(plan):
         raise BookingError(NO_ROOMS)
     guest, booker = payload["guest"], payload["booker"]
     _check_guests(plan.room_type, guest["adults"], guest["children"])
     rates = nightly_rates(plan, nights)
     if Decimal(payload["amount"]) != sum(rates.values()):
         raise BookingError(AMOUNT_DIFFERS)
-    confirmed = selling.channel.is_cms and CMS_BOOKINGS_CONFIRMED_ON_CREATE
+    confirmed = link.channel.is_cms and CMS_BOOKINGS_CONFIRMED_ON_CREATE
     try:
         with transaction.atomic():
             booking = Booking.objects.create(
@@ -358,7 +403,7 @@ def refund_policy(*, property_id, roomtype_id, rateplan_id, checkin):
     """{"refundable", "policies"}: for each "<n>d" of the property's refunds map, the percent refunded
     for a cancellation until the end of the Korea day n days before check-in; none when the rate plan's
     model is not refundable. Raises 3000 for an unknown rate plan."""
-    plan = _resolve(property_id, roomtype_id, rateplan_id)
+    plan, _link = _resolve(property_id, roomtype_id, rateplan_id)
     if not plan.model.refundable:
         return {"refundable": False, "policies": []}
     checkin_day = checkin.astimezone(KOREA).date() if isinstance(checkin, datetime.datetime) else checkin

@@ -39,17 +39,6 @@ def open_channel_ids(prop):
     return set(open_channels(prop).values_list("channel_id", flat=True))
 
 
-def channel_selling(*, rate_plan, channel_id):
-    """The PropertyChannel through which channel_id sells rate_plan, or None when it may not sell it (not
-    open, not on sale, switched off, not in the model's channels, or an unmapped cms channel)."""
-    row = (
-        PropertyChannel.objects.select_related("channel")
-        .filter(property_id=rate_plan.property_id, channel__channel_id=channel_id)
-        .first()
-    )
-    return row if row is not None and row.sells(rate_plan) else None
-
-
 @dataclass
 class ChannelRow:
     """One channel on a property's channel screen."""
