@@ -18,6 +18,7 @@ class IntegrationConfig(AppConfig):
     def ready(self):
         from .ari.push import register_ari_resources
         from .channels.resources import register_channel_resources
+        from .channels.signals import channel_opened
         from .content.resources import register_content_resources
 
         # Content first: each content model is then its own kind by default.
@@ -34,6 +35,7 @@ class IntegrationConfig(AppConfig):
 
         post_migrate.connect(_sync_role_groups, sender=self, dispatch_uid="integration.sync_role_groups")
         worker_ready.connect(_release_leases_of_previous_life, dispatch_uid="integration.sync_leases_release")
+        channel_opened.connect(_channel_values_to_hub, dispatch_uid="integration.channel_values_to_hub")
 
 
 def _sync_role_groups(sender, apps=global_apps, **kwargs):
@@ -41,6 +43,14 @@ def _sync_role_groups(sender, apps=global_apps, **kwargs):
     from .access.roles import sync_role_groups
 
     sync_role_groups(apps)
+
+
+def _channel_values_to_hub(sender, property, channel, **kwargs):
+    """A channel that opened for a property: the property's own rates and caps for it go to the hub now
+    (the channels area cannot call rates and availability, which build on it)."""
+    from .ari.services import ari_channel_opened
+
+    ari_channel_opened(property, channel)
 
 
 def _release_leases_of_previous_life(sender, **kwargs):

@@ -14,7 +14,7 @@ from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from ..content.choices import RatePlanType
-from ..content.models import RoomType
+from ..content.models import RatePlan, RoomType
 from ..sync.models import ResourceKind, SyncState
 from ..sync.outbox import sync_state_changed, sync_state_ensure, sync_state_id_changed
 from .dates import ari_window, merge_ranges, ranges_of
@@ -311,6 +311,23 @@ def ari_mark_dirty(target, *, kind, dates):
     state = sync_state_ensure(target, kind=kind)
     AriDirtyRange.objects.bulk_create(AriDirtyRange(state=state, date_from=r.start, date_to=r.end) for r in ranges)
     sync_state_changed(state)
+
+
+def ari_channel_opened(prop, channel):
+    """Queue for the hub the property's own rates and caps for channel within the window: only an open
+    channel's values are pushed (push), so those set or kept while it was not open waited for it. Call
+    in the transaction that records the channel as open."""
+    first, last = ari_window()
+    for days, target, model, kind in (
+        (ChannelRateDay, "rate_plan", RatePlan, ResourceKind.ARI_RATES),
+        (ChannelAvailDay, "room_type", RoomType, ResourceKind.ARI_AVAILS),
+    ):
+        dates = defaultdict(list)
+        rows = days.objects.filter(channel=channel, date__range=(first, last), **{f"{target}__property": prop})
+        for target_id, day in rows.values_list(f"{target}_id", "date"):
+            dates[target_id].append(day)
+        for obj in model.objects.filter(pk__in=dates):
+            ari_mark_dirty(obj, kind=kind, dates=dates[obj.pk])
 
 
 def _dirty_ranges_add(kind, object_id, ranges):

@@ -32,6 +32,7 @@ from ..sync.outbox import sync_mark_changed
 from . import selectors
 from .choices import ChannelStatus, RequestStatus
 from .models import ChannelOpenRequest, PropertyChannel, SalesChannel
+from .signals import channel_opened
 
 logger = logging.getLogger(__name__)
 
@@ -158,6 +159,8 @@ def _store_statuses(prop, statuses, new_channels, held, details):
         if channel_id in held and not prepared:
             _adopt_hub_copy(row, held[channel_id])
         row.save()
+        if channel_id in held:
+            channel_opened.send(sender=PropertyChannel, property=prop, channel=channel)
         if prepared:
             # Set while the request was under review: what we prepared goes to the hub now.
             for kind in prepared:

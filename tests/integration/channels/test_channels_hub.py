@@ -6,10 +6,12 @@ import re
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.urls import reverse
 
 from hubsandbox import state
 from hubsandbox.models import SandboxOpenRequest
+from integration.ari.services import ari_mark_dirty
 from integration.channels.choices import ChannelStatus, RequestStatus
 from integration.channels.services import (
     channel_mapping_update,
@@ -21,10 +23,22 @@ from integration.channels.services import (
 )
 from integration.hub import endpoints
 from integration.hub.client import HubHTTPError, get_hub_client
-from integration.models import ChannelOpenRequest, PropertyChannel, ResourceKind, SalesChannel, SyncState
+from integration.models import (
+    ChannelAvailDay,
+    ChannelOpenRequest,
+    ChannelRateDay,
+    PropertyChannel,
+    RatePlanDay,
+    ResourceKind,
+    RoomTypeDay,
+    SalesChannel,
+    SyncState,
+)
+from integration.sync.batch import sync_pending
 from integration.sync.choices import SyncStatus
 from tests.factories import PropertyFactory
 from tests.hub_fixtures import wait_until
+from tests.integration.ari.factories import day
 
 from .conftest import channel
 
@@ -296,3 +310,31 @@ def test_the_sandbox_admin_approves_or_rejects_with_a_reason(hub_property, admin
         "settings": {"on_sale": False, "roomtypes": {}, "rateplans": {}},
         "mappings": {"roomtypes": [], "rateplans": []},
     }
+
+
+def test_a_channels_own_values_kept_while_it_was_not_open_reach_the_hub_when_it_opens(hub_property):
+    prop, room_type, (plan, _package) = hub_property
+    hub_channel, days = channel(1), [day(n) for n in (1, 2, 3)]
+    RatePlanDay.objects.bulk_create(RatePlanDay(rate_plan=plan, date=d, rate=100_000) for d in days)
+    RoomTypeDay.objects.bulk_create(RoomTypeDay(room_type=room_type, date=d, allotment=5, available=5) for d in days)
+    request = channel_open_request(property=prop, channel=hub_channel)
+    # The channel's own rate and cap, kept while it is not open (set when it was open before, say).
+    ChannelRateDay.objects.create(rate_plan=plan, channel=hub_channel, date=day(2), rate=90_000)
+    ChannelAvailDay.objects.create(room_type=room_type, channel=hub_channel, date=day(3), cap=2)
+    with transaction.atomic():
+        ari_mark_dirty(plan, kind=ResourceKind.ARI_RATES, dates=days)
+        ari_mark_dirty(room_type, kind=ResourceKind.ARI_AVAILS, dates=days)
+    assert not sync_pending(property=prop).failures
+    ids = (prop.vendor_id, room_type.vendor_id)
+    assert state.rates_of(*ids, plan.vendor_id)[day(2)]["rate"] == 100_000
+    assert state.rates_of(*ids, plan.vendor_id, 1) == {}  # not open: only the common values went
+    assert state.avails_of(*ids, 1) == {}
+
+    request.refresh_from_db()
+    state.review_open_request(request.hub_id, "approved")
+    assert property_channels_refresh(property=prop) == 1
+    assert not sync_pending(property=prop).failures
+
+    # Sent when it opens: the days it has values of its own on.
+    assert {d: v["rate"] for d, v in state.rates_of(*ids, plan.vendor_id, 1).items()} == {day(2): 90_000}
+    assert state.avails_of(*ids, 1) == {day(3): 2}
