@@ -66,12 +66,13 @@ class AriCsvViews:
         form = AriImportForm(*((request.POST, request.FILES) if request.method == "POST" else ()))
         if form.is_bound and form.is_valid():
             token = secrets.token_urlsafe(16)
+            plan = ari_csv_plan(prop, form.cleaned_data["rows"])
             request.session[_import_session_key(prop)] = {
                 "token": token,
                 "text": form.cleaned_data["file"],
                 "name": request.FILES["file"].name,
+                "fingerprint": plan.fingerprint(),
             }
-            plan = ari_csv_plan(prop, form.cleaned_data["rows"])
             return self._render_import(request, prop, AriImportForm(), plan=plan, token=token)
         return self._render_import(request, prop, form)
 
@@ -82,7 +83,21 @@ class AriCsvViews:
             self.message_user(request, _("That preview has expired: upload the file again."), messages.ERROR)
             return redirect("admin:integration_property_ari_import", prop.pk)
         # The text was read without error for the preview; the plan is made again against today's data.
-        plan = ari_csv_apply(prop, ari_csv_read(pending["text"]), user=request.user, file_name=pending.get("name", ""))
+        plan = ari_csv_apply(
+            prop,
+            ari_csv_read(pending["text"]),
+            user=request.user,
+            file_name=pending.get("name", ""),
+            expected=pending.get("fingerprint"),
+        )
+        if plan.stale:
+            request.session[key] = {**pending, "fingerprint": plan.fingerprint()}
+            self.message_user(
+                request,
+                _("Nothing was imported: these days changed since the preview. Check this new preview, then apply it."),
+                messages.WARNING,
+            )
+            return self._render_import(request, prop, AriImportForm(), plan=plan, token=pending["token"])
         if not plan.applied:
             self.message_user(
                 request,

@@ -2,6 +2,8 @@
 marks every row change, unchanged or error with the reasons, then the apply in one transaction through
 the same edits as the grid (integration.ari.services)."""
 
+import hashlib
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -36,6 +38,8 @@ class AriCsvPlan:
     change_set: object = None
     #: Why the apply failed although the plan had no error (the data changed in between).
     error: str = ""
+    #: Not applied: the rows no longer show what the preview showed (someone changed those days since).
+    stale: bool = False
 
     @property
     def has_errors(self):
@@ -43,6 +47,13 @@ class AriCsvPlan:
 
     def count(self, status):
         return sum(1 for row in self.rows if row.status == status)
+
+    def fingerprint(self):
+        """A digest of what the preview shows of every row (status, reasons, old and new values): the
+        apply compares it with the preview's, so that it never writes over a change made after that
+        preview without showing it first."""
+        shown = [(row.line, row.status, [str(text) for text in row.problems + row.changes]) for row in self.rows]
+        return hashlib.sha256(json.dumps(shown).encode()).hexdigest()
 
     @property
     def counts(self):
@@ -56,13 +67,17 @@ def ari_csv_plan(prop, rows):
     return _plan(prop, list(rows))
 
 
-def ari_csv_apply(prop, rows, *, user=None, file_name=""):
+def ari_csv_apply(prop, rows, *, user=None, file_name="", expected=None):
     """Plan the rows again against the current data and, when no row has an error, apply every change in
     one transaction (plan.applied), recorded as one change (a CSV import of file_name by user); with any
-    error row nothing is written."""
+    error row nothing is written, nor when expected (the fingerprint of the preview the user saw) no
+    longer matches (plan.stale: the plan is then the new preview)."""
     with transaction.atomic():
         plan = _plan(prop, list(rows))
         if plan.has_errors:
+            return plan
+        if expected is not None and plan.fingerprint() != expected:
+            plan.stale = True
             return plan
         try:
             change_set = ari_change_set_start(prop=prop, source=AriChangeSource.CSV, user=user, description=file_name)

@@ -176,6 +176,35 @@ def test_import_preview_then_apply_writes_the_changes_in_one_go(staff_client, pr
     assert staff_client.session.get(f"integration.ari_import.{property_a.pk}") is None
 
 
+def test_an_import_never_writes_over_a_change_made_after_its_preview(staff_client, property_a, rows):
+    room_type, standalone, _packages = rows[0]
+    content = csv_text(
+        f"rate,{room_type.vendor_id},{standalone.vendor_id},,{day(1)},110000,",
+        f"rate,{room_type.vendor_id},{standalone.vendor_id},,{day(2)},110000,",
+        f"availability,{room_type.vendor_id},,,{day(3)},6,",
+    )
+    preview = upload(staff_client, property_a, content)
+    apply = {"apply": "1", "token": preview.context["token"]}
+    # Someone changes day 2 in the calendar after that preview.
+    RatePlanDay.objects.filter(rate_plan=standalone, date=day(2)).update(rate=120_000)
+
+    response = staff_client.post(url("ari_import", property_a), apply)
+
+    assert response.status_code == 200
+    assert "changed since the preview" in response.content.decode()
+    assert {row.line: row.changes for row in response.context["plan"].rows}[3] == ["rate: 120,000 → 110,000"]
+    assert RatePlanDay.objects.get(rate_plan=standalone, date=day(1)).rate == 100_000  # nothing written
+
+    # A booking holding a room meanwhile changes nothing the preview showed: the new preview applies.
+    RoomTypeDay.objects.filter(room_type=room_type, date=day(3)).update(held=1, available=2)
+    response = staff_client.post(url("ari_import", property_a), apply)
+
+    assert response.status_code == 302
+    rates = RatePlanDay.objects.filter(rate_plan=standalone, date__in=[day(1), day(2)])
+    assert sorted(rates.values_list("rate", flat=True)) == [110_000, 110_000]
+    assert RoomTypeDay.objects.get(room_type=room_type, date=day(3)).allotment == 6
+
+
 def test_import_clears_a_channel_value_with_an_empty_value(property_a, rows):
     room_type, _standalone, (package,) = rows[0]
     channel = SalesChannelFactory(channel_id=4, open_for=property_a)
