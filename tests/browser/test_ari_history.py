@@ -152,3 +152,41 @@ def test_a_cell_saved_over_a_change_from_another_browser_is_refused_and_rooms_ab
     editor.locator("button[type=submit]").click()
     expect(editor).to_be_hidden()
     expect(cell(page, "al", room_type, dates[3]).locator(".vh-v")).to_have_text("40")
+
+
+CSV_TEXTS = {
+    "ko": {"stale": "미리보기 이후 이 날짜들의 값이 바뀌었습니다", "imported": "요금 및 재고를 가져왔습니다"},
+    "en": {"stale": "these days changed since the preview", "imported": "Imported the rates and availability"},
+}
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+def test_a_csv_import_after_someone_elses_change_shows_the_new_preview(
+    page, live_server, setup, shots, tmp_path, language
+):
+    prop, room_type, standalone, _month, dates = setup
+    texts = CSV_TEXTS[language]
+    log_in(page, live_server, member(prop, "staff"), language)
+    csv_file = tmp_path / "rates.csv"
+    csv_file.write_text(
+        "kind,room_type,rate_plan,channel,date,value,business_day\n"
+        + "".join(f"rate,{room_type.vendor_id},{standalone.vendor_id},,{day},120000,\n" for day in dates[:2])
+    )
+    page.goto(f"{live_server.url}/admin/integration/property/{prop.pk}/calendar/import/")
+    page.set_input_files("input[type=file]", str(csv_file))
+    page.click("input[name=preview]")
+    expect(page.locator(".vh-import-rows tbody tr")).to_have_count(2)
+
+    # Someone else changes the second day in the calendar before Apply.
+    RatePlanDay.objects.filter(rate_plan=standalone, date=dates[1]).update(rate=150_000)
+    page.click("input[name=apply]")
+
+    expect(page.locator(".messagelist .warning")).to_contain_text(texts["stale"])
+    expect(page.locator(".vh-import-rows tbody tr").nth(1)).to_contain_text("150,000 → 120,000")
+    page.screenshot(path=str(shots / f"csv-import-stale-{language}.png"), full_page=True)
+    assert RatePlanDay.objects.get(rate_plan=standalone, date=dates[0]).rate == 100_000
+
+    page.click("input[name=apply]")
+    expect(page.locator(".messagelist .success")).to_contain_text(texts["imported"])
+    rates = RatePlanDay.objects.filter(rate_plan=standalone, date__in=dates[:2]).values_list("rate", flat=True)
+    assert list(rates) == [120_000, 120_000]
