@@ -8,14 +8,12 @@ The decisions, in this one place (README, "Booking e-mails"):
   hold the hub drops stays silent.
 - Recipients are the property's members (PropertyMembership) who are active, have an e-mail address and
   have not turned booking e-mails off; a member without a NotificationPreference gets them in Korean.
-- The booking services only queue, after their commit, one task per event (NOTIFY_TASK); that task queues
-  one send per recipient (SEND_TASK), so that an SMTP failure retries that one mail alone and never
-  touches the booking or the vendor API's answer.
+- The booking services only record, in their transaction, one durable job per event (NOTIFY_TASK, queued
+  after the commit); that task records one job per recipient (SEND_TASK), so that an SMTP failure retries
+  that one mail alone and never touches the booking or the vendor API's answer. Jobs survive a broker
+  outage and a dead worker (core.jobs): a mail is delayed by them, never lost.
 """
 
-import logging
-
-from celery import current_app
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import models, transaction
@@ -24,10 +22,10 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from core.jobs import job_queue
+
 from .models import Booking, NotificationPreference
 from .selectors import booking_email_recipients
-
-logger = logging.getLogger(__name__)
 
 #: The Celery tasks (bookings.tasks), queued by name: services never import tasks.
 NOTIFY_TASK = "bookings.tasks.booking_notify_task"
@@ -45,17 +43,9 @@ class BookingEvent(models.TextChoices):
 
 
 def booking_notify_on_commit(*, booking, event):
-    """Queue the e-mails of event for booking once the caller's transaction commits (nothing if it rolls
-    back). Publishing never fails the caller: a broker that is down loses these e-mails, logged."""
-    booking_id = booking.pk
-    transaction.on_commit(lambda: _publish(NOTIFY_TASK, booking_id, str(event)))
-
-
-def _publish(task_name, *args):
-    try:
-        current_app.tasks[task_name].apply_async(args)
-    except Exception:  # the broker is down: an e-mail is not worth failing the hub's call or the task
-        logger.warning("could not queue %s%r", task_name, args, exc_info=True)
+    """Record, in the caller's transaction, that the e-mails of event for booking are to be sent, queued
+    once it commits (nothing if it rolls back). A broker that is down delays them, never fails the caller."""
+    job_queue(NOTIFY_TASK, booking.pk, str(event))
 
 
 def booking_notify(*, booking_id, event):
@@ -64,8 +54,9 @@ def booking_notify(*, booking_id, event):
     if booking is None or booking.confirmed_at is None:
         return 0
     user_ids = [user.pk for user in booking_email_recipients(booking.property_id)]
-    for user_id in user_ids:
-        _publish(SEND_TASK, booking_id, str(event), user_id)
+    with transaction.atomic():
+        for user_id in user_ids:
+            job_queue(SEND_TASK, booking_id, str(event), user_id)
     return len(user_ids)
 
 

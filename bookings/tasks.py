@@ -6,6 +6,8 @@ import smtplib
 
 from celery import shared_task
 
+from core.jobs import JobTask
+
 from .notifications import NOTIFY_TASK, SEND_TASK, booking_email_send, booking_notify
 from .services import bookings_release_expired, inbound_calls_purge
 
@@ -24,13 +26,13 @@ def inbound_calls_purge_task():
     inbound_calls_purge()
 
 
-@shared_task(name=NOTIFY_TASK, ignore_result=True)
+@shared_task(name=NOTIFY_TASK, base=JobTask, ignore_result=True)
 def booking_notify_task(booking_id, event):
     """Queue the e-mails of a booking event, one per member who receives them."""
     booking_notify(booking_id=booking_id, event=event)
 
 
-@shared_task(name=SEND_TASK, bind=True, ignore_result=True, max_retries=8)
+@shared_task(name=SEND_TASK, base=JobTask, bind=True, ignore_result=True, max_retries=8)
 def booking_email_send_task(self, booking_id, event, user_id):
     """Send one member one booking e-mail; an SMTP server that fails or cannot be reached is tried again
     with exponential backoff and jitter (eight times, over about three hours), a refused address is not."""

@@ -27,4 +27,8 @@ class VendorhubAdminSite(admin.AdminSite):
                 arrived, pending = counts.get(card["property"].pk, (0, 0))
                 card["bookings"] = {"arrived": arrived, "pending": pending}
         context = {"property_cards": cards, **(extra_context or {})}
+        if request.user.is_superuser:
+            from .health import health_sentences, system_health
+
+            context["health"] = health_sentences(system_health(deep=True))
         return super().index(request, extra_context=context)

@@ -1,17 +1,30 @@
-"""The health check the load balancer and operators probe: database, cache and broker."""
+"""Health: /healthz, the load balancer's cheap liveness probe, and /healthz?deep=1, the operator's view of
+every part the product needs (services, processes, backlog); the admin dashboard shows the deep view in
+words for superusers."""
 
 import logging
+from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.core.cache import cache
 from django.db import connection
 from django.http import JsonResponse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
+
+from core.heartbeat import BEAT, STALE_AFTER, WORKER_PREFIX, heartbeats
+from core.jobs import jobs_waiting
+from integration.sync.selectors import outbox_backlog
 
 from .celery import app as celery_app
 
 logger = logging.getLogger(__name__)
 
 BROKER_TIMEOUT_SECONDS = 2
+#: Work waiting longer than this names its part as lagging: a change not at the hub, a job not run.
+BACKLOG_MAX_AGE = timedelta(minutes=10)
 
 
 def _check_database():
@@ -27,24 +40,179 @@ def _check_cache():
 
 def _check_broker():
     with celery_app.connection_for_write() as conn:
-        conn.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT_SECONDS)
+        conn.ensure_connection(max_retries=1, interval_start=0, timeout=BROKER_TIMEOUT_SECONDS)
 
 
+#: The services, each checked by connecting. Only the database decides liveness: without it nothing can
+#: be served, while without Redis the web process still answers the hub's bookings (the work it queues
+#: waits in the database), so a Redis outage must not take every web server out of the load balancer.
 CHECKS = {"database": _check_database, "cache": _check_cache, "broker": _check_broker}
+REQUIRED = ("database",)
 
 
-@never_cache
-def healthz(request):
-    """200 {"status": "ok", ...} when every service answers; 503 naming what is down otherwise."""
-    checks = {}
+@dataclass
+class Part:
+    """One part of the system as the deep check sees it: ok or not (and then how), and what it found."""
+
+    ok: bool
+    details: dict = field(default_factory=dict)
+    problem: str = "down"
+
+    @property
+    def state(self):
+        return "ok" if self.ok else self.problem
+
+
+def _age_seconds(moment, now):
+    return None if moment is None else max(0, round((now - moment).total_seconds()))
+
+
+def _processes(now):
+    beats = heartbeats()
+    workers = {name.removeprefix(WORKER_PREFIX): at for name, at in beats.items() if name.startswith(WORKER_PREFIX)}
+    alive = {name: _age_seconds(at, now) for name, at in workers.items() if now - at <= STALE_AFTER}
+    beat_at = beats.get(BEAT)
+    return {
+        "worker": Part(
+            bool(alive), {"alive": alive, "last_seen_seconds": _age_seconds(max(workers.values(), default=None), now)}
+        ),
+        "beat": Part(
+            beat_at is not None and now - beat_at <= STALE_AFTER, {"last_seen_seconds": _age_seconds(beat_at, now)}
+        ),
+    }
+
+
+def _backlog(now):
+    outbox = outbox_backlog()
+    jobs = jobs_waiting()
+    oldest_change, oldest_job = outbox.pop("oldest_pending_since"), jobs.pop("oldest_waiting_since")
+    return {
+        "outbox": Part(
+            oldest_change is None or now - oldest_change <= BACKLOG_MAX_AGE,
+            {**outbox, "oldest_pending_seconds": _age_seconds(oldest_change, now)},
+            problem="lagging",
+        ),
+        "jobs": Part(
+            oldest_job is None or now - oldest_job <= BACKLOG_MAX_AGE,
+            {**jobs, "oldest_waiting_seconds": _age_seconds(oldest_job, now)},
+            problem="lagging",
+        ),
+    }
+
+
+def system_health(*, deep):
+    """{part: Part}: the services, and with deep the worker, beat, the outbox to the hub and the jobs."""
+    parts = {}
     for name, check in CHECKS.items():
         try:
             check()
         except Exception as exc:  # any failure of a service means "down"; the reason goes to the log
             logger.warning("health check %s failed: %s", name, exc.__class__.__name__)
-            checks[name] = "down"
+            parts[name] = Part(False)
         else:
-            checks[name] = "ok"
-    down = [name for name, state in checks.items() if state != "ok"]
-    body = {"status": "unavailable" if down else "ok", "checks": checks, "down": down}
-    return JsonResponse(body, status=503 if down else 200)
+            parts[name] = Part(True)
+    if deep and parts["database"].ok:
+        now = timezone.now()
+        parts |= _processes(now) | _backlog(now)
+    return parts
+
+
+@never_cache
+def healthz(request):
+    """Liveness: 200 while the database answers (status "degraded" naming the cache or broker when one is
+    down), 503 otherwise. With ?deep=1: 200 only when every part is ok, 503 naming each failing part."""
+    deep = request.GET.get("deep") == "1"
+    parts = system_health(deep=deep)
+    down = [name for name, part in parts.items() if not part.ok]
+    failing = down if deep else [name for name in down if name in REQUIRED]
+    body = {
+        "status": "unavailable" if failing else "degraded" if down else "ok",
+        "checks": {name: part.state for name, part in parts.items()},
+        "down": down,
+    }
+    if deep:
+        body["details"] = {name: part.details for name, part in parts.items() if part.details}
+    return JsonResponse(body, status=503 if failing else 200)
+
+
+def _duration(seconds):
+    if seconds < 60:
+        return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
+    if seconds < 2 * 60 * 60:
+        return ngettext("%(count)d minute", "%(count)d minutes", seconds // 60) % {"count": seconds // 60}
+    return ngettext("%(count)d hour", "%(count)d hours", seconds // 3600) % {"count": seconds // 3600}
+
+
+def health_sentences(parts):
+    """The deep health in words, for the superuser's dashboard: [(ok, sentence)], one per part."""
+    services = {"database": _("The database"), "cache": _("Redis (the cache)"), "broker": _("Redis (the task queue)")}
+    said = [
+        (
+            parts[name].ok,
+            (_("%(service)s answers.") if parts[name].ok else _("%(service)s does not answer.")) % {"service": label},
+        )
+        for name, label in services.items()
+    ]
+    if "worker" not in parts:  # the database is down: nothing more can be read
+        return said
+    worker, beat, outbox, jobs = (parts[name] for name in ("worker", "beat", "outbox", "jobs"))
+    worker_seen, beat_seen = worker.details["last_seen_seconds"], beat.details["last_seen_seconds"]
+    if worker.ok:
+        said.append(
+            (True, _("A worker is running (%(names)s).") % {"names": ", ".join(sorted(worker.details["alive"]))})
+        )
+    elif worker_seen is None:
+        said.append((False, _("No worker has ever been seen: nothing reaches the hub and no e-mail is sent.")))
+    else:
+        said.append(
+            (
+                False,
+                _("No worker seen for %(time)s: nothing reaches the hub and no e-mail is sent.")
+                % {"time": _duration(worker_seen)},
+            )
+        )
+    if beat.ok:
+        said.append((True, _("Beat is running: retries, sweeps and scheduled runs happen.")))
+    elif beat_seen is None:
+        said.append((False, _("Beat has never been seen: nothing is retried, swept or run on schedule.")))
+    else:
+        said.append(
+            (
+                False,
+                _("Beat not seen for %(time)s: nothing is retried, swept or run on schedule.")
+                % {"time": _duration(beat_seen)},
+            )
+        )
+    pending, oldest = outbox.details["pending"], outbox.details["oldest_pending_seconds"]
+    if oldest is None:
+        sentence = _("Every change has reached the hub.")
+    else:
+        sentence = ngettext(
+            "%(count)d change waits for the hub, the oldest for %(time)s.",
+            "%(count)d changes wait for the hub, the oldest for %(time)s.",
+            pending,
+        ) % {"count": pending, "time": _duration(oldest)}
+    if outbox.details["failed"]:
+        sentence += " " + ngettext(
+            "%(count)d was refused by the hub (see the hub sync states).",
+            "%(count)d were refused by the hub (see the hub sync states).",
+            outbox.details["failed"],
+        ) % {"count": outbox.details["failed"]}
+    said.append((outbox.ok, sentence))
+    waiting, oldest = jobs.details["waiting"], jobs.details["oldest_waiting_seconds"]
+    if oldest is None:
+        sentence = _("No background job is waiting (e-mails, reconciliations, read-backs).")
+    else:
+        sentence = ngettext(
+            "%(count)d background job waits, the oldest for %(time)s.",
+            "%(count)d background jobs wait, the oldest for %(time)s.",
+            waiting,
+        ) % {"count": waiting, "time": _duration(oldest)}
+    if jobs.details["failed"]:
+        sentence += " " + ngettext(
+            "%(count)d failed for good in the last 30 days.",
+            "%(count)d failed for good in the last 30 days.",
+            jobs.details["failed"],
+        ) % {"count": jobs.details["failed"]}
+    said.append((jobs.ok, sentence))
+    return said

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "core",
     "integration",
     "licenses",
     "bookings",
@@ -147,6 +148,10 @@ else:
     # starts again; periodic tasks run again on beat's next tick (README, "A killed worker").
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * 60 * 60}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker outlives a broker restart: it reconnects for as long as the broker is away (Celery gives up
+# after 100 tries by default, and the process exits), and the supervisor restarts it if it dies anyway
+# (README, "Production").
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # A killed worker loses nothing: a message is acknowledged only after its task has run, and is
 # given back to the queue when one of the worker's processes dies in the middle of it (when the whole
 # worker dies, Redis keeps it for the visibility timeout above).
@@ -159,6 +164,9 @@ CELERY_BEAT_SCHEDULE = {
     # Queues again the sends a dead worker left: with a lease of one hub call (HUB_CONNECT_TIMEOUT +
     # HUB_READ_TIMEOUT + 10 s) and this interval, another worker takes them over within about a minute.
     "hub-sync-sweeper": {"task": "integration.tasks.sync_sweeper", "schedule": 15.0},
+    # The same for durable jobs (booking e-mails, reconciliations, read-backs a screen asked for): queued
+    # again when the broker was down, lost their message or their worker died (core.jobs).
+    "job-sweeper": {"task": "core.tasks.job_sweeper", "schedule": 15.0},
     "hub-sync-log-purge": {"task": "integration.tasks.sync_attempts_purge_task", "schedule": 24 * 60 * 60.0},
     "ari-history-purge": {"task": "integration.tasks.ari_history_purge_task", "schedule": 24 * 60 * 60.0},
     # The hub's code catalog changes rarely; a daily fetch keeps the tag pickers and checks current.
@@ -194,6 +202,8 @@ if HUB_SANDBOX_ENABLED and HUB_SANDBOX_SELL_SECONDS > 0:
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TIMEZONE = "Asia/Seoul"
+# Beat writes a heartbeat at every tick, for the deep health check (core.heartbeat).
+CELERY_BEAT_SCHEDULER = "core.heartbeat:HeartbeatScheduler"
 
 # --- The hub and the vendor API ---------------------------------------------------------------
 

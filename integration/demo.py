@@ -3,18 +3,20 @@ plans, 90 days of rates and availability, and an admin who manages it. Everythin
 so the demo shows it synced."""
 
 import datetime
-import logging
 import secrets
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from core.jobs import job_queue
+
 from .access.choices import MembershipRole
 from .access.services import membership_grant
 from .ari.dates import DateRange, korea_today
 from .ari.services import AriEdit, Operation, ari_edit_apply
 from .catalog.models import CatalogSnapshot
+from .catalog.services import REFRESH_TASK as CATALOG_REFRESH_TASK
 from .channels.models import PropertyChannel, SalesChannel
 from .channels.services import (
     channel_mapping_update,
@@ -25,8 +27,6 @@ from .channels.services import (
 from .content.choices import RatePlanType
 from .content.models import Property, RatePlan, RatePlanModel, RoomType
 from .sync.outbox import sync_mark_changed
-
-logger = logging.getLogger(__name__)
 
 DEMO_ADMIN_USERNAME = "admin"
 DEMO_PROPERTY = {
@@ -176,17 +176,8 @@ def demo_seed():
         sales_channels_queue_refresh()
     if not CatalogSnapshot.objects.exists():
         # The sandbox serves the catalog once the web server is up: the worker fetches it then.
-        transaction.on_commit(lambda: _queue_catalog_fetch())
+        job_queue(CATALOG_REFRESH_TASK, countdown=5)
     return DemoSeedResult(property=demo_property, admin_username=admin.username, admin_password=password)
-
-
-def _queue_catalog_fetch():
-    from .catalog.tasks import catalog_refresh_task
-
-    try:
-        catalog_refresh_task.apply_async(countdown=5)
-    except Exception:  # no broker: the daily fetch, `manage.py hub_catalog` or the admin button will do
-        logger.warning("could not queue the first code catalog fetch", exc_info=True)
 
 
 def _create_content(prop):

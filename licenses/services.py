@@ -7,13 +7,13 @@ so that no transaction is held across a network call.
 
 import logging
 
-from celery import current_app
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.jobs import job_queue
 from integration.hub import endpoints
 from integration.hub.client import HubError, get_hub_client
 from integration.hub.selectors import hub_environment_active
@@ -221,14 +221,7 @@ def _refresh_open(property_id, client):
 
 def license_requests_queue_refresh(*, property_ids):
     """Queue a refresh of each property's requests from the hub, after the current transaction commits."""
-
-    def publish(property_id):
-        try:
-            current_app.tasks[REFRESH_TASK].delay(property_id)
-        except Exception:  # the broker is down: the periodic refresh reads the hub later anyway
-            logger.warning("could not queue the license refresh of property %s", property_id, exc_info=True)
-
     property_ids = sorted(set(property_ids))
     for property_id in property_ids:
-        transaction.on_commit(lambda property_id=property_id: publish(property_id))
+        job_queue(REFRESH_TASK, property_id)
     return len(property_ids)

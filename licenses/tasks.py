@@ -5,6 +5,7 @@ Submissions have no task of their own: the sync engine's sync_resource task deli
 
 from celery import shared_task
 
+from core.jobs import JobTask
 from integration.hub.client import HubError
 from integration.models import Property
 
@@ -17,7 +18,7 @@ def license_requests_refresh_open_task():
     license_requests_refresh_open()
 
 
-@shared_task(name=REFRESH_TASK, bind=True, ignore_result=True, max_retries=3)
+@shared_task(name=REFRESH_TASK, base=JobTask, bind=True, ignore_result=True, max_retries=3)
 def license_requests_refresh_task(self, property_id):
     """Read back the hub's review of one property's requests (the admin's "refresh"); a busy or
     unreachable hub is tried again."""

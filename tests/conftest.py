@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import translation
 
+from core import queue as core_queue
 from tests.factories import PropertyFactory, UserFactory, member
 
 pytest_plugins = ["tests.hub_fixtures"]
@@ -48,6 +49,12 @@ def _english_outside_requests():
     choose their language as they do for users (Korean by default)."""
     with translation.override("en"):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _broker_not_paused():
+    """Each test starts with a broker this process may publish to (core.queue pauses after a refusal)."""
+    core_queue._broker_paused_until = 0.0
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,6 @@ import logging
 from dataclasses import dataclass
 from decimal import Decimal
 
-from celery import current_app
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Count, Exists, F, OuterRef, Sum
@@ -21,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from bookings.api.answers import booking_answer
 from bookings.models import Booking
+from core.jobs import job_queue
 from integration.access.choices import MembershipRole
 from integration.access.selectors import properties_for_user
 from integration.ari.dates import KOREA, korea_today
@@ -64,7 +64,7 @@ def reconciliation_request(*, user, properties, basis: str, date_from, date_to) 
             basis=Basis(basis), date_from=date_from, date_to=date_to, requested_by=user
         )
         reconciliation.properties.set(properties)
-        _queue(reconciliation.pk)
+        job_queue(RUN_TASK, reconciliation.pk)
     return reconciliation
 
 
@@ -79,20 +79,10 @@ def reconciliations_nightly(*, today=None) -> int:
         with transaction.atomic():
             reconciliation = Reconciliation.objects.create(basis=Basis.CHECKIN, date_from=date_from, date_to=date_to)
             reconciliation.properties.set([property_id])
-            _queue(reconciliation.pk)
+            job_queue(RUN_TASK, reconciliation.pk)
         return 1
 
     return for_each_row(Property.objects.order_by("pk").values_list("pk", flat=True), ask, what="nightly settlement")
-
-
-def _queue(reconciliation_id):
-    def publish():
-        try:
-            current_app.tasks[RUN_TASK].delay(reconciliation_id)
-        except Exception:  # the broker is down: the row stays queued and shows so
-            logger.warning("could not queue reconciliation %s", reconciliation_id, exc_info=True)
-
-    transaction.on_commit(publish)
 
 
 # --- Running ----------------------------------------------------------------------------------------

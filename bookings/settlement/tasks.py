@@ -1,13 +1,24 @@
 """Celery tasks of settlement reconciliation: thin wrappers that call one service."""
 
+from datetime import timedelta
+
 from celery import shared_task
+
+from core.jobs import JobTask
 
 from .services import RUN_TASK, reconciliation_run, reconciliations_nightly
 
 NIGHTLY_TASK = "settlement.tasks.reconciliations_nightly_task"
 
 
-@shared_task(name=RUN_TASK, ignore_result=True)
+class ReconciliationJob(JobTask):
+    """A run starts over when run again: no second run may start while one works (100,000 records take
+    about 20 s to a few minutes)."""
+
+    lease = timedelta(hours=1)
+
+
+@shared_task(name=RUN_TASK, base=ReconciliationJob, ignore_result=True)
 def reconciliation_run_task(reconciliation_id):
     """Run one reconciliation (asked for on the screen, or by the nightly task)."""
     reconciliation_run(reconciliation_id=reconciliation_id)

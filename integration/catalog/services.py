@@ -9,6 +9,9 @@ from .choices import CatalogGroup
 from .models import CatalogSnapshot
 from .selectors import SNAPSHOT_LOCALES, Catalog, catalog_remember
 
+#: The Celery task that fetches the catalog (catalog.tasks), queued by name.
+REFRESH_TASK = "integration.tasks.catalog_refresh_task"
+
 
 class CatalogInvalid(HubError):
     """The hub answered GET /meta with 2xx but not with the spec's catalog shape."""

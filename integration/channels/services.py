@@ -9,11 +9,12 @@ are written, so that no transaction is held across a network call.
 
 import logging
 
-from celery import current_app
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+
+from core.jobs import job_queue
 
 from ..content.models import Property, RatePlan, RoomType
 from ..hub import endpoints
@@ -247,21 +248,14 @@ def _refresh_one(property_id, client):
         return 0
 
 
-def _publish(task_name, *args):
-    try:
-        current_app.tasks[task_name].delay(*args)
-    except Exception:  # the broker is down: the periodic refresh reads the hub later anyway
-        logger.warning("could not queue %s%s", task_name, args, exc_info=True)
-
-
 def sales_channels_queue_refresh():
     """Queue a refresh of the hub's channel list, after the current transaction commits (the button)."""
-    transaction.on_commit(lambda: _publish(REFRESH_LIST_TASK))
+    job_queue(REFRESH_LIST_TASK)
 
 
 def property_channels_queue_refresh(*, property):
     """Queue a refresh of a property's channel statuses and requests, after the current transaction commits."""
-    transaction.on_commit(lambda: _publish(REFRESH_PROPERTY_TASK, property.pk))
+    job_queue(REFRESH_PROPERTY_TASK, property.pk)
 
 
 # --- Opening a channel --------------------------------------------------------------------------

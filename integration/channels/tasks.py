@@ -6,6 +6,8 @@ task delivers them.
 
 from celery import shared_task
 
+from core.jobs import JobTask
+
 from ..content.models import Property
 from ..hub.client import HubError
 from .services import (
@@ -25,7 +27,7 @@ def _retry_later(task, error):
     raise task.retry(exc=error, countdown=countdown) from error
 
 
-@shared_task(name=REFRESH_LIST_TASK, bind=True, ignore_result=True, max_retries=5)
+@shared_task(name=REFRESH_LIST_TASK, base=JobTask, bind=True, ignore_result=True, max_retries=5)
 def sales_channels_refresh_task(self):
     """Read the hub's channel list (daily, from beat, and the admin's button); a busy hub is tried again."""
     try:
@@ -34,7 +36,7 @@ def sales_channels_refresh_task(self):
         _retry_later(self, error)
 
 
-@shared_task(name=REFRESH_PROPERTY_TASK, bind=True, ignore_result=True, max_retries=3)
+@shared_task(name=REFRESH_PROPERTY_TASK, base=JobTask, bind=True, ignore_result=True, max_retries=3)
 def property_channels_refresh_task(self, property_id):
     """Read one property's channel statuses and requests from the hub (the admin's "refresh")."""
     prop = Property.objects.filter(pk=property_id).first()

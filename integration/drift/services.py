@@ -5,12 +5,13 @@ import logging
 import secrets
 from datetime import timedelta
 
-from celery import current_app
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+
+from core.jobs import job_queue
 
 from ..content.models import Property
 from ..content.resources import path_params
@@ -54,7 +55,7 @@ def drift_check_request(*, property, user=None):
     with transaction.atomic():
         _fail_interrupted()
         check = _queue_check(property, user)
-        transaction.on_commit(_publish_run)
+        job_queue(RUN_TASK)
     return check
 
 
@@ -64,7 +65,7 @@ def drift_checks_request_all():
     with transaction.atomic():
         _fail_interrupted()
         waiting = {_queue_check(prop, None).pk for prop in Property.objects.all()}
-        transaction.on_commit(_publish_run)
+        job_queue(RUN_TASK)
     return len(waiting)
 
 
@@ -73,13 +74,6 @@ def _queue_check(prop, user):
         property=prop, status__in=[DriftCheckStatus.QUEUED, DriftCheckStatus.RUNNING]
     ).first()
     return waiting or DriftCheck.objects.create(property=prop, requested_by=user)
-
-
-def _publish_run():
-    try:
-        current_app.tasks[RUN_TASK].apply_async()
-    except Exception:  # the broker is down: the checks stay queued for the next run or request
-        logger.warning("could not queue the drift check runner", exc_info=True)
 
 
 def drift_checks_run(*, client=None, pacer=None):

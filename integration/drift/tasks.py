@@ -3,10 +3,14 @@ every task of the app (the services queue the runner by that name)."""
 
 from celery import shared_task
 
+from core.jobs import JobTask
+
 from .services import RUN_TASK, drift_checks_request_all, drift_checks_run
 
 
-@shared_task(name=RUN_TASK, ignore_result=True)
+# A second runner queued while one runs finds the runner's lock held and returns at once: the default
+# lease is enough however long the checks take.
+@shared_task(name=RUN_TASK, base=JobTask, ignore_result=True)
 def drift_checks_run_task():
     """Run the queued drift checks, paced (one runner at a time)."""
     drift_checks_run()

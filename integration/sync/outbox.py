@@ -3,11 +3,13 @@
 import logging
 from datetime import timedelta
 
-from celery import current_app
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
+
+from core.broker import broker_lost_messages
+from core.queue import queue_after_commit
 
 from ..content.models import Property
 from ..hub.selectors import hub_environment_active
@@ -102,14 +104,12 @@ def sync_queue(state_id, *, countdown=0, force=False):
 
 
 def _publish_on_commit(state_id, countdown):
-    transaction.on_commit(lambda: _publish(state_id, countdown))
+    queue_after_commit(SEND_TASK, state_id, countdown=countdown or None, on_failure=lambda: _not_queued(state_id))
 
 
-def _publish(state_id, countdown):
-    try:
-        current_app.tasks[SEND_TASK].apply_async((state_id,), countdown=countdown)
-    except Exception:  # the broker is down: the row stays pending and the sweeper queues it again
-        logger.warning("could not queue the hub sync of state %s; the sweeper will retry", state_id, exc_info=True)
+def _not_queued(state_id):
+    # The broker did not take it: the row stays pending, and the sweeper's next run queues it.
+    SyncState.objects.filter(pk=state_id).update(queued_at=None)
 
 
 def sync_request(states, *, retry_failed=False):
@@ -125,24 +125,27 @@ def sync_request(states, *, retry_failed=False):
 
 
 def sync_sweep():
-    """Queue again every pending row whose send was lost or is overdue (a row that fails is logged and
-    skipped); returns how many."""
+    """Queue again every pending row whose send was lost or is overdue, or, after the broker lost its
+    messages (a Redis restarted empty), every pending row not being sent, each at its next attempt (a row
+    that fails is logged and skipped); returns how many."""
     now = timezone.now()
     stale = now - QUEUE_GRACE
-    lost = SyncState.objects.filter(
-        Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=stale),
-        Q(queued_at__isnull=True) | Q(queued_at__lte=stale),
-        Q(lease_until__isnull=True) | Q(lease_until__lt=now),
-        status=SyncStatus.PENDING,
-    ).values_list("pk", flat=True)
-    count = for_each_row(list(lost), _queue_again, what="hub sync sweeper")
+    pending = SyncState.objects.filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now), status=SyncStatus.PENDING)
+    if not broker_lost_messages("hub-sync"):
+        pending = pending.filter(
+            Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=stale),
+            Q(queued_at__isnull=True) | Q(queued_at__lte=stale),
+        )
+    next_attempts = dict(pending.values_list("pk", "next_attempt_at"))
+    count = for_each_row(list(next_attempts), lambda pk: _queue_again(pk, next_attempts[pk]), what="hub sync sweeper")
     if count:
         logger.info("sync sweeper queued %d pending resources again", count)
     return count
 
 
-def _queue_again(state_id):
-    return sync_queue(state_id, force=True)
+def _queue_again(state_id, next_attempt_at=None):
+    countdown = (next_attempt_at - timezone.now()).total_seconds() if next_attempt_at else 0
+    return sync_queue(state_id, countdown=max(0, countdown), force=True)
 
 
 def sync_leases_release(*, owner):

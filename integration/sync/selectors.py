@@ -3,9 +3,10 @@
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from django.db.models import Count, Max, OuterRef, Subquery
+from django.db.models import Count, Max, Min, OuterRef, Subquery
 
 from ..hub.models import HubSwitch
+from ..hub.selectors import hub_environment_active
 from .choices import SyncStatus
 from .models import SyncState
 
@@ -56,6 +57,20 @@ class SwitchProgress:
 
 #: How many failed rows the progress lists (the sync state list shows them all).
 FAILED_SHOWN = 50
+
+
+def outbox_backlog():
+    """What waits for the active hub: changes pending (and since when the oldest), and rows failed."""
+    environment = hub_environment_active()
+    counts = sync_status_counts(environment)
+    oldest = SyncState.objects.filter(environment=environment, status=SyncStatus.PENDING).aggregate(
+        oldest=Min("pending_since")
+    )["oldest"]
+    return {
+        "pending": counts.get(SyncStatus.PENDING, 0),
+        "oldest_pending_since": oldest,
+        "failed": counts.get(SyncStatus.FAILED, 0),
+    }
 
 
 def sync_status_counts(environment):

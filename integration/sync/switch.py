@@ -1,13 +1,12 @@
 """Switching to another hub environment (staging to production, say): one confirmed operation that keeps
 our content and starts a first sync of everything against the new hub (README, "Going live")."""
 
-import logging
-
-from celery import current_app
 from django.db import transaction
 from django.db.models import F, Q
 from django.db.models.functions import Now
 from django.utils.translation import gettext as _
+
+from core.jobs import job_queue
 
 from ..hub.environments import HubEnvironment, hub_address
 from ..hub.models import CONNECTION_PK, HubConnection, HubSwitch
@@ -16,8 +15,6 @@ from .choices import SyncStatus
 from .models import SyncState
 from .outbox import sync_queue
 from .resources import RESOURCES
-
-logger = logging.getLogger(__name__)
 
 #: The new hub's code catalog is fetched right after a switch (the go-live checklist's first item and the
 #: code check of every send read it); queued by name, the sync engine knows no area.
@@ -74,14 +71,7 @@ def hub_environment_switch(*, to, user=None):
         connection.environment = to
         connection.switched_at = switch.switched_at
         connection.save(update_fields=["environment", "switched_at"])
-        transaction.on_commit(_fetch_catalog)
+        job_queue(CATALOG_TASK)
         for *_row, state_id in planned:
             sync_queue(state_id, force=True)
     return switch
-
-
-def _fetch_catalog():
-    try:
-        current_app.send_task(CATALOG_TASK)
-    except Exception:  # The broker is down: the daily fetch (beat) or "Fetch catalog now" catches up.
-        logger.warning("hub switch: could not queue the catalog fetch of the new hub", exc_info=True)

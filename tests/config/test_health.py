@@ -1,10 +1,22 @@
-"""/healthz answers the state of the database, the cache and the broker."""
+"""/healthz: liveness for the load balancer (the database decides; the cache and broker are reported), and
+with ?deep=1 every part an operator watches (services, worker, beat, the outbox, the jobs); the dashboard
+says the same in words to superusers."""
+
+from datetime import timedelta
 
 import pytest
 from celery import Celery
 from django.db import OperationalError
+from django.utils import timezone
 
 from config import health
+from config.celery import app as celery_app
+from core.heartbeat import BEAT, STALE_AFTER, WORKER_PREFIX, HeartbeatScheduler, heartbeat
+from core.models import Heartbeat, Job
+from integration.models import SyncState
+from integration.sync.outbox import sync_state_ensure
+from tests.factories import PropertyFactory, member
+from tests.hub_fixtures import wait_until
 
 pytestmark = pytest.mark.django_db
 
@@ -21,17 +33,23 @@ def test_all_services_up_is_200(client):
     assert "no-cache" in response["Cache-Control"]
 
 
-def test_broker_down_is_503_naming_the_broker(client, monkeypatch):
+def test_broker_down_keeps_the_web_server_in_the_balancer_and_names_the_broker(client, monkeypatch):
     # Nothing listens on port 1: a real connection attempt that fails. (Celery prefers the
-    # environment's CELERY_BROKER_URL to the one it is given.)
+    # environment's CELERY_BROKER_URL to the one it is given.) The web process still answers the hub's
+    # bookings without Redis: the balancer must keep it.
     monkeypatch.delenv("CELERY_BROKER_URL", raising=False)
     monkeypatch.setattr(health, "celery_app", Celery(broker="redis://127.0.0.1:1/0"))
 
     response = client.get("/healthz")
 
-    assert response.status_code == 503
+    assert response.status_code == 200
+    assert response.json()["status"] == "degraded"
     assert response.json()["down"] == ["broker"]
     assert response.json()["checks"]["database"] == "ok"
+
+    deep = client.get("/healthz?deep=1")
+    assert deep.status_code == 503
+    assert "broker" in deep.json()["down"]
 
 
 def test_database_down_is_503_naming_the_database(client, monkeypatch):
@@ -55,3 +73,81 @@ def test_redis_broker_and_cache_are_checked_for_real(client, settings):
 
     assert response.status_code == 200
     assert response.json()["checks"] == {"database": "ok", "cache": "ok", "broker": "ok"}
+
+
+@pytest.fixture
+def alive(db):
+    """A worker and beat that wrote their heartbeats just now."""
+    heartbeat(WORKER_PREFIX + "celery@web-1")
+    heartbeat(BEAT)
+
+
+def test_deep_is_200_with_a_worker_and_beat_alive_and_nothing_waiting(client, alive):
+    response = client.get("/healthz?deep=1")
+
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["checks"] == dict.fromkeys(("database", "cache", "broker", "worker", "beat", "outbox", "jobs"), "ok")
+    assert list(body["details"]["worker"]["alive"]) == ["celery@web-1"]
+
+
+@pytest.mark.parametrize("process", ["worker", "beat"])
+def test_deep_names_a_worker_or_beat_silent_for_three_beats(client, alive, process):
+    name = WORKER_PREFIX + "celery@web-1" if process == "worker" else BEAT
+    Heartbeat.objects.filter(name=name).update(at=timezone.now() - STALE_AFTER - timedelta(seconds=1))
+
+    response = client.get("/healthz?deep=1")
+
+    assert response.status_code == 503
+    assert response.json()["down"] == [process]
+    assert response.json()["details"][process]["last_seen_seconds"] >= STALE_AFTER.total_seconds()
+    assert client.get("/healthz").status_code == 200  # liveness does not depend on the processes
+
+
+def test_deep_names_an_outbox_or_jobs_backlog_older_than_ten_minutes(client, alive):
+    long_ago = timezone.now() - health.BACKLOG_MAX_AGE - timedelta(minutes=1)
+    state = sync_state_ensure(PropertyFactory())
+    SyncState.objects.filter(pk=state.pk).update(pending_since=long_ago)
+    Job.objects.create(task="bookings.tasks.booking_notify_task", args=[1, "created"], due_at=long_ago)
+
+    response = client.get("/healthz?deep=1")
+
+    assert response.status_code == 503
+    body = response.json()
+    assert body["down"] == ["outbox", "jobs"]
+    assert body["checks"]["outbox"] == body["checks"]["jobs"] == "lagging"
+    assert body["details"]["outbox"]["pending"] == 1
+    assert body["details"]["jobs"]["waiting"] == 1
+
+
+@pytest.mark.django_db(transaction=True)  # beat closes its old connections at every tick
+def test_a_worker_writes_its_heartbeat_and_beat_at_every_tick(celery_worker_thread, tmp_path):
+    wait_until(
+        lambda: Heartbeat.objects.filter(name__startswith=WORKER_PREFIX).exists(), message="the worker's heartbeat"
+    )
+    scheduler = HeartbeatScheduler(app=celery_app, schedule_filename=str(tmp_path / "schedule"), lazy=True)
+    scheduler.setup_schedule()
+    scheduler.tick()
+    assert Heartbeat.objects.filter(name=BEAT).exists()
+
+
+def test_the_dashboard_tells_superusers_in_words(client, admin_user, alive):
+    SyncState.objects.filter(pk=sync_state_ensure(PropertyFactory()).pk).update(
+        pending_since=timezone.now() - timedelta(minutes=3)
+    )
+    client.force_login(admin_user)
+
+    page = client.get("/admin/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert "A worker is running (celery@web-1" in page
+    assert "Beat is running" in page
+    assert "1 change waits for the hub, the oldest for 3 minutes." in page
+    korean = client.get("/admin/", HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert "워커" in korean
+
+
+def test_staff_see_no_system_health(client):
+    user = member(PropertyFactory(), "staff")
+    client.force_login(user)
+
+    assert "system-health" not in client.get("/admin/").content.decode()

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from bookings.models import InboundCall
 from bookings.tasks import inbound_calls_purge_task
+from core import queue as core_queue
 from integration import retention
 from integration.models import SyncState
 from integration.sync import outbox
@@ -60,7 +61,7 @@ def test_the_sweeper_queues_the_other_rows_when_one_fails(monkeypatch, caplog, d
         return queue(state_id, **kwargs)
 
     monkeypatch.setattr(outbox, "sync_queue", queue_unless_stuck)
-    monkeypatch.setattr(outbox, "_publish", lambda state_id, countdown: published.append(state_id))
+    monkeypatch.setattr(core_queue, "publish", lambda task_name, args, **options: published.append(args[0]))
     with caplog.at_level(logging.ERROR), django_capture_on_commit_callbacks(execute=True):
         sync_sweeper()
 

@@ -8,10 +8,11 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from config.celery import app as celery_app
+from core import queue as core_queue
 from hubsandbox.faults import inject_faults
 from integration.content.services import content_saved
 from integration.models import Property, RatePlan, RatePlanModel, RoomType, SyncAttempt, SyncState
-from integration.sync import outbox, tasks
+from integration.sync import outbox
 from integration.sync.choices import SyncStatus
 from integration.sync.outbox import sync_sweep
 from tests.admin_forms import changeform_data
@@ -137,7 +138,7 @@ def test_a_crash_between_commit_and_enqueue_is_recovered_by_the_sweeper(worker, 
     prop = PropertyFactory(vendor_id="lost")
     korean(prop)
     # The process dies after the commit, before the message reaches the broker.
-    monkeypatch.setattr(outbox, "_publish", lambda state_id, countdown: None)
+    monkeypatch.setattr(core_queue, "publish", lambda task_name, args, **options: True)
     with transaction.atomic():
         outbox.sync_mark_changed(prop)
     monkeypatch.undo()
@@ -176,13 +177,14 @@ def test_a_broker_outage_loses_no_change_and_shows_no_error(worker, client, monk
     def broker_down(*args, **kwargs):
         raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
-    monkeypatch.setattr(tasks.sync_resource, "apply_async", broker_down)
+    monkeypatch.setattr(celery_app, "send_task", broker_down)
     admin_save(client, reverse("admin:integration_property_change", args=[prop.pk]), name="Outage")
     monkeypatch.undo()
 
-    assert SyncState.objects.get().status == SyncStatus.PENDING
-    SyncState.objects.update(queued_at=timezone.now() - outbox.QUEUE_GRACE * 2)
-    sync_sweep()  # as beat runs it once the broker is back
+    # Pending, and marked not queued: the sweeper's next run sends it, without waiting for QUEUE_GRACE.
+    assert SyncState.objects.values_list("status", "queued_at").get() == (SyncStatus.PENDING, None)
+    core_queue._broker_paused_until = 0.0  # the broker is back (this process waits no longer)
+    assert sync_sweep() == 1  # as beat runs it once the broker is back
     wait_until(all_synced, message="the send after the outage")
     assert_hub_holds(prop)
 

@@ -7,6 +7,7 @@ import pytest
 from celery.signals import worker_ready
 from django.utils import timezone
 
+from core import queue as core_queue
 from integration.hub.client import get_hub_client
 from integration.models import SyncState
 from integration.sync import outbox
@@ -51,7 +52,7 @@ def test_each_hub_call_holds_the_row_under_the_workers_name_and_renews_the_lease
 
 def test_a_worker_starting_again_frees_its_previous_lifes_rows_and_queues_them(monkeypatch):
     published = []
-    monkeypatch.setattr(outbox, "_publish", lambda state_id, countdown: published.append(state_id))
+    monkeypatch.setattr(core_queue, "publish", lambda task_name, args, **options: published.append(args[0]))
     later = timezone.now() + timedelta(minutes=1)
     sent, synced, others = (outbox.sync_state_ensure(PropertyFactory()) for _ in range(3))
     SyncState.objects.filter(pk=synced.pk).update(status=SyncStatus.SYNCED)

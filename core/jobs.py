@@ -1,0 +1,131 @@
+"""Durable jobs: work that must happen survives a broker outage, a Redis restarted empty and a dead worker.
+
+`job_queue` records the job (a Job row) in the caller's transaction and queues its task by name after the
+commit, with the row's id as the keyword `job`. Tasks so queued derive from `JobTask`: a run first claims
+the row (a lease, so that a message delivered twice runs once), deletes it when the task returns, keeps
+it due later when the task retries, and marks it failed when the task fails for good. The sweeper
+(`job_sweep`, every 15 s by beat) queues again each job whose message is overdue: never published (the
+broker was down), lost (Redis restarted empty), or left by a worker that died (its lease expired).
+"""
+
+import logging
+from datetime import datetime, timedelta
+
+from celery import Task
+from celery.exceptions import Retry
+from django.db.models import F, Q
+from django.utils import timezone
+
+from .broker import broker_lost_messages
+from .models import Job
+from . import queue
+
+logger = logging.getLogger(__name__)
+
+#: A job whose message has not started this long after it was due is taken as lost and queued again.
+#: Longer than a message waits in a busy queue, so that a backlog is not queued twice.
+QUEUE_GRACE = timedelta(minutes=1)
+#: Runs of one job (Celery's retries included) after which it is failed for good: a job that kills its
+#: worker every time must not run for ever.
+MAX_RUNS = 12
+#: Failed jobs are kept this long for the operator (deep health, the admin), then deleted.
+FAILED_KEPT = timedelta(days=30)
+
+
+def job_queue(task_name, *args, countdown=0):
+    """Record, in the caller's transaction, that task_name(*args) must run, and queue it after the commit.
+    The task must derive from JobTask. Returns the Job."""
+    now = timezone.now()
+    job = Job.objects.create(task=task_name, args=list(args), due_at=now + timedelta(seconds=countdown), queued_at=now)
+    queue.queue_after_commit(
+        task_name,
+        *args,
+        kwargs={"job": job.pk},
+        countdown=countdown or None,
+        on_failure=lambda: _not_queued(job.pk),
+    )
+    return job
+
+
+def _not_queued(job_id):
+    # The broker did not take it: the sweeper's next run queues it, without waiting for QUEUE_GRACE.
+    Job.objects.filter(pk=job_id).update(queued_at=None)
+
+
+class JobTask(Task):
+    """Base of the tasks queued by job_queue: runs the task once per job and keeps the Job row in step."""
+
+    #: How long a run may hold its job before another worker may run it: longer than the task can run.
+    lease = timedelta(minutes=10)
+    #: Messages carry the keyword `job` that run() does not take: Celery must not check a retry's
+    #: arguments against run()'s signature.
+    typing = False
+
+    def __call__(self, *args, job=None, **kwargs):
+        if job is None or self.request.is_eager:  # beat's own runs; apply() in the caller (its retries nest)
+            return self.run(*args, **kwargs)
+        if not _claim(job, self.lease):
+            logger.info("job %s of %s is done, running elsewhere or failed: not run again", job, self.name)
+            return None
+        try:
+            result = self.run(*args, **kwargs)
+        except Retry as retry:
+            _due_again(job, retry.when)
+            raise
+        except Exception as error:
+            _failed(job, error)
+            raise
+        Job.objects.filter(pk=job).delete()
+        return result
+
+
+def _claim(job_id, lease):
+    now = timezone.now()
+    return Job.objects.filter(
+        Q(lease_until__isnull=True) | Q(lease_until__lt=now), pk=job_id, failed_at__isnull=True
+    ).update(lease_until=now + lease, attempts=F("attempts") + 1)
+
+
+def _due_again(job_id, when):
+    now = timezone.now()
+    due = when if isinstance(when, datetime) else now + timedelta(seconds=float(when or 0))
+    Job.objects.filter(pk=job_id).update(due_at=due, queued_at=now, lease_until=None)
+
+
+def _failed(job_id, error):
+    Job.objects.filter(pk=job_id).update(failed_at=timezone.now(), lease_until=None, last_error=repr(error)[:2000])
+
+
+def job_sweep():
+    """Queue again every job whose message is overdue (or, after the broker lost its messages, every job
+    not running), fail those that ran MAX_RUNS times, delete failed ones older than FAILED_KEPT. Returns
+    how many were queued."""
+    now = timezone.now()
+    stale = now - QUEUE_GRACE
+    free = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
+    waiting = Job.objects.filter(free, failed_at__isnull=True)
+    waiting.filter(attempts__gte=MAX_RUNS).update(failed_at=now, last_error=f"gave up after {MAX_RUNS} runs")
+    Job.objects.filter(failed_at__lt=now - FAILED_KEPT).delete()
+    if not broker_lost_messages("jobs"):
+        # Published and not overdue yet: its message is still on its way.
+        waiting = waiting.filter(Q(queued_at__isnull=True) | Q(queued_at__lt=stale, due_at__lt=stale), due_at__lte=now)
+    count = 0
+    for job in waiting.filter(attempts__lt=MAX_RUNS).order_by("due_at").only("pk", "task", "args", "due_at"):
+        countdown = max(0.0, (job.due_at - now).total_seconds()) or None
+        if queue.publish(job.task, job.args, kwargs={"job": job.pk}, countdown=countdown):
+            Job.objects.filter(pk=job.pk).update(queued_at=now)
+            count += 1
+    if count:
+        logger.info("job sweeper queued %d jobs again", count)
+    return count
+
+
+def jobs_waiting():
+    """What the deep health check reports of the jobs: how many are due, since when the oldest waits, and
+    how many failed for good."""
+    due = Job.objects.filter(failed_at__isnull=True, due_at__lte=timezone.now())
+    return {
+        "waiting": due.count(),
+        "oldest_waiting_since": due.order_by("due_at").values_list("due_at", flat=True).first(),
+        "failed": Job.objects.filter(failed_at__isnull=False).count(),
+    }

@@ -1,0 +1,42 @@
+"""Durable jobs and process heartbeats."""
+
+from django.db import models
+
+
+class Job(models.Model):
+    """Work that must happen (a booking e-mail, a reconciliation run, a read-back a screen asked for),
+    recorded in the transaction that asks for it and queued by task name after the commit. The row lives
+    until the task has run: a message the broker lost, or a worker that died, is queued again by the
+    sweeper (core.jobs)."""
+
+    task = models.CharField(max_length=200)
+    args = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    #: When it may run: at once, or after a retry's backoff.
+    due_at = models.DateTimeField()
+    #: When its message was last published; null when that failed (the broker was down).
+    queued_at = models.DateTimeField(null=True)
+    #: While a worker runs it: no other worker takes it before this time.
+    lease_until = models.DateTimeField(null=True)
+    attempts = models.PositiveIntegerField(default=0)
+    #: Set when it failed for good; the sweeper leaves it, the health page counts it.
+    failed_at = models.DateTimeField(null=True)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["due_at"], name="job_waiting", condition=models.Q(failed_at__isnull=True)),
+        ]
+
+    def __str__(self):
+        return f"{self.task}{tuple(self.args)!r}"
+
+
+class Heartbeat(models.Model):
+    """The last sign of life of a process (a worker by its node name, beat), for the deep health check."""
+
+    name = models.CharField(max_length=200, primary_key=True)
+    at = models.DateTimeField()
+
+    def __str__(self):
+        return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"

@@ -1,0 +1,11 @@
+"""Celery tasks of core: thin wrappers that call one function."""
+
+from celery import shared_task
+
+from .jobs import job_sweep
+
+
+@shared_task(ignore_result=True)
+def job_sweeper():
+    """Queue again the durable jobs whose message was lost, never sent or left by a dead worker."""
+    job_sweep()

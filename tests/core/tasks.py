@@ -1,0 +1,21 @@
+"""A durable job task for the tests of core.jobs: records each run, and fails or retries on request."""
+
+from celery import shared_task
+
+from core.jobs import JobTask
+
+#: The runs of record_task: its arguments, in order.
+runs = []
+#: What the next runs do instead of returning: "retry" or "fail", taken from the front.
+next_outcomes = []
+
+
+@shared_task(name="tests.core.record_task", base=JobTask, bind=True, ignore_result=True, max_retries=1)
+def record_task(self, value):
+    """Record value; retry or fail when the test asked for it."""
+    runs.append(value)
+    outcome = next_outcomes.pop(0) if next_outcomes else None
+    if outcome == "retry":
+        raise self.retry(countdown=30)
+    if outcome == "fail":
+        raise ValueError("the task failed")
