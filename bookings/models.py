@@ -153,6 +153,24 @@ class InboundCall(models.Model):
         return f"{self.method} {self.path} {self.status}"
 
 
+class SeenWebhook(models.Model):
+    """A webhook-id the vendor API accepted: the same id again is a replay (contract section 4), refused
+    while a call carrying it could still pass the timestamp check; older rows are purged hourly."""
+
+    # The id's 128-bit BLAKE2b digest: a fixed-size key (PostgreSQL's uuid, one index to write) whatever
+    # the hub puts in the header.
+    digest = models.UUIDField(_("webhook-id digest"), primary_key=True)
+    # No index: each call would pay it, and the hourly purge reads a table of one window's calls.
+    created_at = models.DateTimeField(_("first seen"))
+
+    class Meta:
+        verbose_name = _("seen webhook-id")
+        verbose_name_plural = _("seen webhook-ids")
+
+    def __str__(self):
+        return str(self.digest)
+
+
 class NotificationPreference(models.Model):
     """A person's choice about booking e-mails: whether they receive them and in which language. A member
     without a row receives them in Korean (bookings.notifications)."""

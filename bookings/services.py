@@ -1,10 +1,12 @@
 """What the vendor API does: create, confirm, modify and cancel bookings, look them up, compute the
-refund policy, and release holds the hub never confirmed. Each write is one short transaction with no
+refund policy, release holds the hub never confirmed, and remember the webhook-ids seen (replays are
+refused). Each write is one short transaction with no
 network call inside; the availability push to the hub is queued after the commit (integration.ari)."""
 
 import datetime
 import hashlib
 import json
+import uuid
 from decimal import Decimal
 
 from django.conf import settings
@@ -18,7 +20,7 @@ from integration.hub.payloads import CMS_BOOKINGS_CONFIRMED_ON_CREATE
 from integration.models import Property, PropertyChannel, RatePlan, RatePlanDay, RatePlanModel, RoomType, SalesChannel
 from integration.periodic import for_each_row
 from integration.plain_sql import Columns
-from integration.retention import purge_older_than
+from integration.retention import purge_before, purge_older_than
 
 from .api.errors import (
     ALREADY_CANCELED,
@@ -32,7 +34,7 @@ from .api.errors import (
     TOO_MANY_GUESTS,
     BookingError,
 )
-from .models import Booking, InboundCall
+from .models import Booking, InboundCall, SeenWebhook
 from .notifications import BookingEvent, booking_notify_on_commit
 
 
@@ -381,6 +383,37 @@ def _release_expired(pk, cutoff):
 def inbound_calls_purge(*, now=None):
     """Delete the call log's rows older than VENDOR_API_CALL_LOG_DAYS (0 keeps them). Returns how many."""
     return purge_older_than(InboundCall.objects.all(), days=settings.VENDOR_API_CALL_LOG_DAYS, now=now)
+
+
+#: A webhook-timestamp further than this from now, either way, is refused (seconds; contract section 4).
+WEBHOOK_TIMESTAMP_TOLERANCE = 300
+#: A webhook-id is kept as long as a call carrying it can pass that check (from its timestamp's earliest
+#: acceptance to its latest): twice the tolerance.
+WEBHOOK_IDS_KEPT = datetime.timedelta(seconds=2 * WEBHOOK_TIMESTAMP_TOLERANCE)
+
+
+def webhook_first_use(webhook_id):
+    """True the first time webhook_id is seen (within WEBHOOK_IDS_KEPT), False for a replay. One INSERT
+    ... ON CONFLICT DO NOTHING, committed at once (authentication runs before any transaction): of
+    concurrent calls with the same id, the primary key lets exactly one in."""
+    seen = SeenWebhook._meta
+    digest = uuid.UUID(bytes=hashlib.blake2b(webhook_id.encode(), digest_size=16).digest())
+    values = [
+        seen.get_field("digest").get_db_prep_save(digest, connection),
+        seen.get_field("created_at").get_db_prep_save(timezone.now(), connection),
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {seen.db_table} (digest, created_at) VALUES (%s, %s) ON CONFLICT DO NOTHING",  # noqa: S608
+            values,
+        )
+        return cursor.rowcount == 1
+
+
+def seen_webhooks_purge(*, now=None):
+    """Delete the webhook-ids seen longer than WEBHOOK_IDS_KEPT ago: no call carrying them passes the
+    timestamp check any more. Returns how many."""
+    return purge_before(SeenWebhook.objects.all(), (now or timezone.now()) - WEBHOOK_IDS_KEPT)
 
 
 LOOKUP_TYPES = ("vendor_booking_number", "channel_booking_number", "gds_sub_booking_number")

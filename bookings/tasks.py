@@ -9,7 +9,7 @@ from celery import shared_task
 from core.jobs import JobTask
 
 from .notifications import NOTIFY_TASK, SEND_TASK, booking_email_send, booking_notify
-from .services import bookings_release_expired, inbound_calls_purge
+from .services import bookings_release_expired, inbound_calls_purge, seen_webhooks_purge
 
 logger = logging.getLogger(__name__)
 
@@ -24,6 +24,12 @@ def bookings_release_expired_task():
 def inbound_calls_purge_task():
     """Delete the vendor API's call log rows older than VENDOR_API_CALL_LOG_DAYS."""
     inbound_calls_purge()
+
+
+@shared_task(ignore_result=True)
+def seen_webhooks_purge_task():
+    """Delete the webhook-ids seen longer ago than a call carrying them could be accepted."""
+    seen_webhooks_purge()
 
 
 @shared_task(name=NOTIFY_TASK, base=JobTask, ignore_result=True)

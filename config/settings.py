@@ -121,8 +121,9 @@ else:
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The vendor API refuses replayed calls through the cache: production needs one shared by every
-# process (Redis), not the per-process local memory of development.
+# The drift check's pacing lock (one runner at a time) lives in the cache, and /healthz checks it:
+# production needs one shared by every process (Redis), not the per-process local memory of development.
+# The vendor API does not use it (its replay check is in the database).
 CACHES = {"default": env.cache_url_config(_required_in_production("CACHE_URL", "locmemcache://vendorhub"))}
 
 # Celery: Redis when CELERY_BROKER_URL is given, otherwise kombu's filesystem transport, which needs
@@ -186,6 +187,9 @@ CELERY_BEAT_SCHEDULE = {
     # Pending holds older than BOOKING_HOLD_MINUTES are released within a minute of expiring.
     "bookings-release-expired": {"task": "bookings.tasks.bookings_release_expired_task", "schedule": 60.0},
     "bookings-call-log-purge": {"task": "bookings.tasks.inbound_calls_purge_task", "schedule": 24 * 60 * 60.0},
+    # The vendor API's replay check needs each webhook-id 10 minutes (bookings.services.WEBHOOK_IDS_KEPT);
+    # an hourly purge keeps its table to about an hour of calls.
+    "bookings-seen-webhooks-purge": {"task": "bookings.tasks.seen_webhooks_purge_task", "schedule": 60 * 60.0},
     # The previous month's settlement, reconciled every night (Korea time) once the hub has settled the day.
     "settlement-reconcile-nightly": {
         "task": "settlement.tasks.reconciliations_nightly_task",

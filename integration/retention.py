@@ -1,5 +1,5 @@
-"""Logs that grow with every call (the hub sync attempts, the vendor API's calls) are kept for a number
-of days, then deleted by a daily task."""
+"""Rows that grow with every call (the hub sync attempts, the vendor API's calls and the webhook-ids it
+has seen) are kept for a while, then deleted by a periodic task."""
 
 import datetime
 import logging
@@ -16,12 +16,16 @@ BATCH = 5000
 
 
 def purge_older_than(queryset, *, days, now=None):
-    """Delete the rows of queryset created more than days ago (none when days <= 0: kept for ever), a
-    batch at a time; a batch that fails is deleted row by row, and a row that fails is logged and left.
-    Returns how many."""
+    """Delete the rows of queryset created more than days ago (none when days <= 0: kept for ever), as
+    purge_before does. Returns how many."""
     if days <= 0:
         return 0
-    cutoff = (now or timezone.now()) - datetime.timedelta(days=days)
+    return purge_before(queryset, (now or timezone.now()) - datetime.timedelta(days=days))
+
+
+def purge_before(queryset, cutoff):
+    """Delete the rows of queryset created before cutoff, a batch at a time; a batch that fails is deleted
+    row by row, and a row that fails is logged and left. Returns how many."""
     old = queryset.filter(created_at__lt=cutoff).order_by("pk").values_list("pk", flat=True)
     purged, last = 0, None
     # Onwards from the last batch's pk, so that rows left behind are not selected again.

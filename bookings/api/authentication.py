@@ -11,14 +11,11 @@ import ipaddress
 import time
 
 from django.conf import settings
-from django.core.cache import cache
 from rest_framework import authentication, exceptions
 
+from ..services import WEBHOOK_TIMESTAMP_TOLERANCE, webhook_first_use
 from .limits import MAX_BODY_BYTES
 
-#: A webhook-timestamp further than this from now, either way, is refused (seconds).
-TIMESTAMP_TOLERANCE = 300
-_REPLAY_KEY = "vendor-api:webhook-id:{}"
 _SIGNATURE_HEADERS = ("webhook-id", "webhook-timestamp", "webhook-signature")
 
 
@@ -59,7 +56,7 @@ def _timestamp_fresh(headers):
         timestamp = int(headers["webhook-timestamp"])
     except ValueError:
         return False
-    return abs(time.time() - timestamp) <= TIMESTAMP_TOLERANCE
+    return abs(time.time() - timestamp) <= WEBHOOK_TIMESTAMP_TOLERANCE
 
 
 def signature_valid(body: bytes, headers: dict, secrets=None) -> bool:
@@ -97,14 +94,10 @@ def check_body_size(request):
         raise BodyTooLarge()
 
 
-def _first_use(webhook_id):
-    """True the first time webhook_id is seen within the window (kept twice the tolerance)."""
-    return cache.add(_REPLAY_KEY.format(webhook_id), 1, timeout=2 * TIMESTAMP_TOLERANCE)
-
-
 class HubSignatureAuthentication(authentication.BaseAuthentication):
     """The allow-list, the bearer token (constant time), the signature headers and their timestamp,
-    the body's size (3000), the signature over the raw body and the replay check, in that order."""
+    the body's size (3000), the signature over the raw body and the replay check (in the database, not
+    the cache: intake does not depend on Redis), in that order."""
 
     def authenticate(self, request):
         django_request = request._request
@@ -118,6 +111,6 @@ class HubSignatureAuthentication(authentication.BaseAuthentication):
         # later, from the same cached body.
         if not signature_valid(django_request.body, headers):
             raise exceptions.AuthenticationFailed()
-        if not _first_use(headers["webhook-id"]):
+        if not webhook_first_use(headers["webhook-id"]):
             raise exceptions.AuthenticationFailed()
         return HubCaller(), None

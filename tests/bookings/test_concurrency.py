@@ -1,7 +1,7 @@
 """On PostgreSQL, many hub calls at once never oversell: concurrent creates for the last rooms, and
 overlapping multi-night stays with interleaved confirms and cancels, keep held + taken + available =
-allotment on every date and availability at or above zero; and a process killed in the middle of a create
-leaves nothing behind."""
+allotment on every date and availability at or above zero; one webhook-id sent at once by many callers
+passes once; and a process killed in the middle of a create leaves nothing behind."""
 
 import json
 import os
@@ -17,11 +17,11 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from bookings.models import Booking
+from bookings.models import Booking, SeenWebhook
 from integration.models import RoomTypeDay
 
 from .factories import create_body, sellable, stock
-from .signing import HubClient
+from .signing import HubClient, hub_headers
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -119,6 +119,26 @@ def test_overlapping_stays_with_interleaved_confirms_and_cancels_keep_every_date
     for date, _allotment, held, taken, _available in stock(room_type):
         assert held == expected[(date.isoformat(), "pending")], date
         assert taken == expected[(date.isoformat(), "confirmed")], date
+
+
+def test_one_webhook_id_sent_by_32_callers_at_once_passes_once():
+    _room_type, standalone, _package = sellable(allotment=3, nights=3)
+    body = json.dumps(create_body(standalone)).encode()
+    headers = hub_headers(body)
+    together = threading.Barrier(WORKERS, timeout=60)
+
+    @in_thread
+    def send(_):
+        hub = HubClient(Client())
+        together.wait()
+        return hub.post("/bookings", body, **headers).status_code
+
+    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        statuses = Counter(pool.map(send, range(WORKERS)))
+
+    # The primary key decides: a retry of the same create would also answer 200, so one 200 is the check.
+    assert statuses == {200: 1, 403: WORKERS - 1}
+    assert Booking.objects.count() == SeenWebhook.objects.count() == 1
 
 
 # Run by the killed process: validates a create body and creates the booking as the vendor API does, but
