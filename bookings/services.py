@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from integration.ari.dates import KOREA
 from integration.ari.inventory import NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
+from integration.channels.services import property_channels_refresh_for_booking
 from integration.content.choices import ContentStatus, RatePlanType
 from integration.hub.payloads import CMS_BOOKINGS_CONFIRMED_ON_CREATE
 from integration.models import Property, PropertyChannel, RatePlan, RatePlanDay, RatePlanModel, RoomType, SalesChannel
@@ -200,14 +201,20 @@ def booking_create(*, payload):
 def _create_holding(payload, digest):
     """The new booking, holding its nights; BookingError for what the contract refuses, IntegrityError
     when its numbers are taken."""
-    plan, link = _resolve(payload["property_id"], payload["roomtype_id"], payload["rateplan_id"], payload["channel_id"])
+    ids = (payload["property_id"], payload["roomtype_id"], payload["rateplan_id"], payload["channel_id"])
+    plan, link = _resolve(*ids)
     stay_type = payload.get("type") or Booking.Type.OVERNIGHT
     nights = stay_nights(checkin=payload["checkin"], checkout=payload["checkout"], stay_type=stay_type)
     # The channel's nightly amounts, when given, are one per night of this stay: no other date, none twice.
     if payload.get("rates") and sorted(rate["date"] for rate in payload["rates"]) != nights:
         raise BookingError(BAD_INPUT)
     if link is None or not link.sells(plan):
-        raise BookingError(NO_ROOMS)
+        # The hub selling on a channel we hold as requested, or do not know, is news that it opened there.
+        status = link.status if link is not None else None
+        if property_channels_refresh_for_booking(property=plan.property, status=status):
+            plan, link = _resolve(*ids)
+        if link is None or not link.sells(plan):
+            raise BookingError(NO_ROOMS)
     guest, booker = payload["guest"], payload["booker"]
     _check_guests(plan.room_type, guest["adults"], guest["children"])
     rates = nightly_rates(plan, nights)

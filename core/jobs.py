@@ -16,9 +16,9 @@ from celery.exceptions import Retry
 from django.db.models import F, Q
 from django.utils import timezone
 
+from . import queue
 from .broker import broker_lost_messages
 from .models import Job
-from . import queue
 
 logger = logging.getLogger(__name__)
 

@@ -20,6 +20,7 @@ from ..content.models import Property, RatePlan, RoomType
 from ..hub import endpoints
 from ..hub.client import HubError, HubHTTPError, get_hub_client
 from ..hub.payloads import (
+    CHANNEL_STATUSES_READ_BEFORE_BOOKING,
     build_channel_list,
     build_channel_mappings,
     build_channel_settings,
@@ -246,6 +247,25 @@ def _refresh_one(property_id, client):
     except HubError as error:
         logger.warning("could not refresh the channels of property %s: %s", prop.pk, error.message)
         return 0
+
+
+def property_channels_refresh_for_booking(*, property, status):
+    """A booking is about to be refused: its channel does not sell for the property by what we hold there
+    (status; None when we hold none). When that status warrants it (CHANNEL_STATUSES_READ_BEFORE_BOOKING),
+    read the property's statuses from the hub first, as the read-back does (a channel found open opens as
+    usual). Waits for the hub within the client's timeouts: call it outside any transaction. True when a
+    status changed (read the row again); False otherwise, or when the hub could not be read (logged)."""
+    if status not in CHANNEL_STATUSES_READ_BEFORE_BOOKING:
+        return False
+    try:
+        return property_channels_refresh(property=property) > 0
+    except HubError as error:
+        logger.warning("booking: could not read the channel statuses of property %s: %s", property.pk, error.message)
+    except Exception:
+        # Whatever else failed (another read-back storing the same rows at the same moment, an answer that
+        # could not be stored), the booking is decided on what we hold: the read never turns it into a 1000.
+        logger.exception("booking: could not read the channel statuses of property %s", property.pk)
+    return False
 
 
 def sales_channels_queue_refresh():

@@ -5,10 +5,12 @@ once (the channel, which the property runs, has confirmed it) and a later confir
 import datetime
 
 import pytest
+from django.db import IntegrityError
 from django.utils import timezone
 
 from bookings import services
 from bookings.models import Booking
+from integration.channels import services as channel_services
 from integration.channels.choices import ChannelStatus
 from integration.models import PropertyChannel
 from tests.integration.ari.factories import day
@@ -17,6 +19,13 @@ from .factories import CHANNEL_ID, create_body, open_channel, sellable, stock
 from .test_api import assert_error, create
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _no_hub(settings):
+    """No hub answers here: a create that reads the property's statuses first (a channel we hold as
+    requested, or do not know) is decided on what we hold. Over the sandbox: test_channels_hub."""
+    settings.HUB_BASE_URL = "http://127.0.0.1:9"
 
 
 @pytest.fixture
@@ -63,6 +72,19 @@ def test_a_channel_the_property_never_opened_or_outside_the_models_channels_is_r
     assert_error(create(hub_client, create_body(package)), "4000")
     open_channel(package.property, 1)
     assert create(hub_client, create_body(package, channel_id=1)).status_code == 200
+
+
+def test_a_read_of_the_hubs_statuses_that_fails_otherwise_leaves_the_answer_4000(hub_client, content, monkeypatch):
+    _room_type, standalone, _package = content
+    PropertyChannel.objects.filter(pk=link(standalone).pk).update(status=ChannelStatus.REQUESTED)
+
+    def stored_at_the_same_moment(**kwargs):
+        raise IntegrityError("duplicate key value violates unique constraint property_channel_unique")
+
+    # Another read-back of the property stored the same rows first: neither 3000 (a duplicate) nor 1000.
+    monkeypatch.setattr(channel_services, "property_channels_refresh", stored_at_the_same_moment)
+    assert_error(create(hub_client, create_body(standalone)), "4000")
+    assert not Booking.objects.exists()
 
 
 def test_a_hub_channels_booking_waits_for_the_hubs_confirm(hub_client, content):

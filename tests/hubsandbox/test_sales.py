@@ -39,8 +39,9 @@ def hub_side(live_server, settings):
     return live_server
 
 
-def seed(*, rooms=3, days=10):
-    """Content, rates and availability for the next days, pushed to the sandbox."""
+def seed(*, rooms=3, days=10, open_on=1):
+    """Content, rates and availability for the next days, pushed to the sandbox; the property open and on
+    sale on channel open_on there and here (None: on no channel)."""
     prop = PropertyFactory()
     room_type, _standalone_model, _package_model, (standalone, package) = hub_content(prop)
     sync_pending(full=True)
@@ -49,7 +50,8 @@ def seed(*, rooms=3, days=10):
     edit(ranges=days, operation=Operation.SET, value=PACKAGE_PRICE, rate_plans=(package,))
     edit(ranges=days, operation=Operation.SET_AVAILABILITY, value=rooms, room_types=(room_type,))
     sync_pending()
-    open_everywhere(prop)  # the hub sells only on a channel the property is open and on sale on
+    if open_on is not None:
+        open_everywhere(prop, open_on)  # the hub sells only on a channel the property is open and on sale on
     return room_type, standalone, package
 
 
