@@ -33,11 +33,10 @@ setup: $(VENV)/.runtime messages
 	$(BIN)/python manage.py seed_demo
 
 ## run: web on http://127.0.0.1:$(PORT), Celery worker and beat, the sandbox as hub; Ctrl-C stops all
-# honcho gives each process its own PORT (web PORT, worker PORT+100, ...): the URLs are fixed here, once.
+# honcho gives each process its own PORT (web PORT, worker PORT+100, ...): every URL derived from the
+# port (both sandbox hubs, the vendor URL, SITE_URL) comes from LOCAL_ORIGIN, fixed here once for all three.
 run: setup
-	HUB_BASE_URL="$${HUB_BASE_URL:-http://127.0.0.1:$(PORT)/sandbox}" \
-	HUB_SANDBOX_VENDOR_URL="$${HUB_SANDBOX_VENDOR_URL:-http://127.0.0.1:$(PORT)}" \
-	exec $(BIN)/honcho --procfile Procfile.dev start --port $(PORT)
+	LOCAL_ORIGIN=http://127.0.0.1:$(PORT) exec $(BIN)/honcho --procfile Procfile.dev start --port $(PORT)
 
 ## lint: ruff's checks and formatting, and the import contracts of .importlinter (imports run one way)
 lint: $(VENV)/.dev

@@ -57,8 +57,9 @@ INSTALLED_APPS = [
 ]
 
 HUB_SANDBOX_ENABLED = env.bool("HUB_SANDBOX_ENABLED", default=False)
-#: This server in development (`make run` serves on PORT): the default of the sandbox's two URLs below.
-LOCAL_ORIGIN = f"http://127.0.0.1:{env.int('PORT', default=8000)}"
+#: This server in development (`make run` serves on PORT): the default of the sandbox's URLs and SITE_URL.
+#: `make run` sets it once for web, worker and beat, since honcho gives each process its own PORT.
+LOCAL_ORIGIN = env.str("LOCAL_ORIGIN", default=f"http://127.0.0.1:{env.int('PORT', default=8000)}").rstrip("/")
 #: Where the sandbox, selling as the hub would (manage.py sandbox_sell), calls our vendor API.
 HUB_SANDBOX_VENDOR_URL = env.str("HUB_SANDBOX_VENDOR_URL", default=LOCAL_ORIGIN).rstrip("/")
 #: How often the sandbox sells a room as the hub would, so that the demo shows bookings arriving

@@ -29,6 +29,9 @@ class SwitchProgress:
     pending: int = 0
     failed: int = 0
     failed_rows: list = field(default_factory=list)
+    #: Pending rows whose last try failed (the hub unreachable, busy or erring), waiting for their retry.
+    retrying: int = 0
+    retrying_rows: list = field(default_factory=list)
     #: When the last resource reached the new hub (None while nothing has).
     last_synced_at: datetime | None = None
 
@@ -85,12 +88,17 @@ def hub_switch_progress(switch):
     counts = sync_status_counts(switch.to_environment)
     last_synced_at = rows.aggregate(last=Max("last_synced_at"))["last"]
     failed = rows.filter(status=SyncStatus.FAILED).select_related("property").order_by("property", "kind")
+    retrying = (
+        rows.filter(status=SyncStatus.PENDING, failures__gt=0).select_related("property").order_by("next_attempt_at")
+    )
     return SwitchProgress(
         switch=switch,
         synced=counts.get(SyncStatus.SYNCED, 0),
         pending=counts.get(SyncStatus.PENDING, 0),
         failed=counts.get(SyncStatus.FAILED, 0),
         failed_rows=list(failed[:FAILED_SHOWN]),
+        retrying=retrying.count(),
+        retrying_rows=list(retrying[:FAILED_SHOWN]),
         last_synced_at=last_synced_at,
     )
 

@@ -2,6 +2,7 @@
 the new hub, and the environment badge on every admin page, in Korean and English."""
 
 import pytest
+from django.utils import timezone
 from django.urls import reverse
 
 from integration.hub.environments import HubEnvironment
@@ -86,6 +87,31 @@ def test_a_confirmed_switch_shows_the_progress_against_the_new_hub(client, super
     assert "리소스 9개 중 7개 연동, 2개 실패" in html
     assert "rate plan refused" in html
     assert 'http-equiv="refresh"' not in html
+
+
+@pytest.mark.parametrize(
+    ("language", "texts"),
+    [
+        ("en", ["2 resources are waiting to be sent again", "Waiting to be sent again", "Connection refused"]),
+        ("ko", ["리소스 2개가 재전송을 기다리고 있습니다", "재전송 대기", "Connection refused"]),
+    ],
+)
+def test_the_progress_says_what_pending_rows_wait_for(client, superuser, production_hub, language, texts):
+    """A hub that cannot be reached must not look like a slow one: the rows retrying show their last error
+    and their next try."""
+    hub_content(PropertyFactory(vendor_id="admin-switch"))
+    client.force_login(superuser)
+    switch = hub_environment_switch(to=HubEnvironment.PRODUCTION, user=superuser)
+    retrying = SyncState.objects.order_by("pk")[:2]
+    SyncState.objects.filter(pk__in=[state.pk for state in retrying]).update(
+        failures=3, last_error="ConnectionError: Connection refused", next_attempt_at=timezone.now()
+    )
+
+    html = page(client, reverse("admin:integration_hubswitch_progress", args=[switch.pk]), language)
+
+    for text in texts:
+        assert text in html
+    assert html.count("<td>3</td>") == 2  # the tries of each
 
 
 @pytest.mark.parametrize(
