@@ -4,6 +4,10 @@ import base64
 import io
 import json
 import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -83,3 +87,30 @@ def test_tracebacks_are_redacted_too(log):
 
     assert settings.HUB_API_TOKEN not in stream.getvalue()
     assert "RuntimeError" in records(stream)[0]["exc_info"]
+
+
+CELERY_LOGGING = """
+import logging, os
+from config.celery import app
+app.log.setup(loglevel=logging.INFO)  # what `celery worker` and `celery beat` run at start
+logging.getLogger("integration.hub.client").warning("retrying with Authorization: tok-SECRET-123456")
+"""
+
+
+def test_the_worker_and_beat_keep_the_json_format_and_the_redaction():
+    """Celery's own logging setup (hijacking the root logger by default) must leave Django's in place."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_FORMAT": "json", "DJANGO_DEBUG": "true"}
+    result = subprocess.run(
+        [sys.executable, "-c", CELERY_LOGGING],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+
+    line = json.loads(result.stderr.strip().splitlines()[-1])
+    assert line["logger"] == "integration.hub.client"
+    assert "tok-SECRET-123456" not in result.stderr
+    assert line["message"] == f"retrying with Authorization: {REDACTED}"
