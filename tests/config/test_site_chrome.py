@@ -79,16 +79,16 @@ def test_port_moves_both_sandbox_urls():
 
 
 def test_make_run_moves_web_and_both_urls_with_port():
-    """honcho gives each process its own PORT (web PORT, the worker PORT+100): the URLs every process
-    uses are therefore fixed by make, from the one PORT web listens on."""
+    """honcho gives each process its own PORT (web PORT, the worker PORT+100): the origin every process
+    derives its URLs from is therefore fixed by make, from the one PORT web listens on
+    (tests/config/test_run_ports.py: what each process computes from it)."""
     env = {key: value for key, value in os.environ.items() if key not in ("PORT", "HUB_BASE_URL")}
     plan = subprocess.run(
         ["make", "-n", "run", "PORT=8123"], cwd=BASE_DIR, env=env, capture_output=True, text=True, check=True
     ).stdout
 
     assert "start --port 8123" in plan
-    assert "http://127.0.0.1:8123/sandbox" in plan
-    assert 'HUB_SANDBOX_VENDOR_URL="${HUB_SANDBOX_VENDOR_URL:-http://127.0.0.1:8123}"' in plan
+    assert "LOCAL_ORIGIN=http://127.0.0.1:8123 exec" in plan
     web = next(line for line in (BASE_DIR / "Procfile.dev").read_text().splitlines() if line.startswith("web:"))
     assert "127.0.0.1:$PORT" in web
     assert "8000" not in web
