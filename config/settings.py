@@ -143,20 +143,19 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "polling_interval": 0.2,
     }
 else:
-    # Redis gives an unacknowledged message to another worker only after this time. It must stay above
-    # the longest countdown (a retry's backoff, at most HUB_SYNC_BACKOFF_CAP; Retry-After, at most an
-    # hour), or a delayed message would be delivered twice. Recovery does not wait for it: a killed
-    # worker's hub sends come back through their lease and the sweeper, or at once when the worker
-    # starts again; periodic tasks run again on beat's next tick (README, "A killed worker").
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * 60 * 60}
+    # No ack emulation: a message leaves Redis when a worker takes it. What must happen does not depend on
+    # Redis giving a message back (a Redis restarted empty has none to give): hub sends and durable jobs are
+    # rows that the sweepers queue again (README, "Background work", "A killed worker"). With the emulation,
+    # kombu 5.7 kills the worker when Redis goes away while it holds a message (restoring it on a closed
+    # connection), and a delayed message outliving the visibility timeout is delivered twice.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"ack_emulation": False}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker outlives a broker restart: it reconnects for as long as the broker is away (Celery gives up
 # after 100 tries by default, and the process exits), and the supervisor restarts it if it dies anyway
 # (README, "Production").
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
-# A killed worker loses nothing: a message is acknowledged only after its task has run, and is
-# given back to the queue when one of the worker's processes dies in the middle of it (when the whole
-# worker dies, Redis keeps it for the visibility timeout above).
+# A message is acknowledged only after its task has run, and given back to the queue when one of the
+# worker's processes dies in the middle of it (when the whole worker dies, the rows bring its work back).
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

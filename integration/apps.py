@@ -20,6 +20,7 @@ class IntegrationConfig(AppConfig):
         from .channels.resources import register_channel_resources
         from .channels.signals import channel_opened
         from .content.resources import register_content_resources
+        from .sync.signals import hub_switched
 
         # Content first: each content model is then its own kind by default.
         register_content_resources()
@@ -36,6 +37,7 @@ class IntegrationConfig(AppConfig):
         post_migrate.connect(_sync_role_groups, sender=self, dispatch_uid="integration.sync_role_groups")
         worker_ready.connect(_release_leases_of_previous_life, dispatch_uid="integration.sync_leases_release")
         channel_opened.connect(_channel_values_to_hub, dispatch_uid="integration.channel_values_to_hub")
+        hub_switched.connect(_channels_of_the_old_hub, dispatch_uid="integration.channels_of_the_old_hub")
 
 
 def _sync_role_groups(sender, apps=global_apps, **kwargs):
@@ -51,6 +53,13 @@ def _channel_values_to_hub(sender, property, channel, **kwargs):
     from .ari.services import ari_channel_opened
 
     ari_channel_opened(property, channel)
+
+
+def _channels_of_the_old_hub(sender, environment, **kwargs):
+    """A hub switch: the channel statuses we hold were the old hub's (the engine cannot call the area)."""
+    from .channels.services import property_channels_forget_hub
+
+    property_channels_forget_hub()
 
 
 def _release_leases_of_previous_life(sender, **kwargs):

@@ -273,6 +273,16 @@ def sales_channels_queue_refresh():
     job_queue(REFRESH_LIST_TASK)
 
 
+def property_channels_forget_hub():
+    """After a switch to another hub: the statuses we hold were the old hub's. Every channel is closed for
+    every property until the new hub says otherwise (each property's statuses are read from it at once);
+    what was prepared (sales settings, mappings) is kept and sent when a channel opens there. Requests the
+    old hub received stay with it: managers ask the new hub again, as for license documents."""
+    PropertyChannel.objects.exclude(status=ChannelStatus.CLOSED).update(status=ChannelStatus.CLOSED)
+    for prop in Property.objects.only("pk"):
+        property_channels_queue_refresh(property=prop)
+
+
 def property_channels_queue_refresh(*, property):
     """Queue a refresh of a property's channel statuses and requests, after the current transaction commits."""
     job_queue(REFRESH_PROPERTY_TASK, property.pk)

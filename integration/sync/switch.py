@@ -15,6 +15,7 @@ from .choices import SyncStatus
 from .models import SyncState
 from .outbox import sync_queue
 from .resources import RESOURCES
+from .signals import hub_switched
 
 #: The new hub's code catalog is fetched right after a switch (the go-live checklist's first item and the
 #: code check of every send read it); queued by name, the sync engine knows no area.
@@ -72,6 +73,7 @@ def hub_environment_switch(*, to, user=None):
         connection.switched_at = switch.switched_at
         connection.save(update_fields=["environment", "switched_at"])
         job_queue(CATALOG_TASK)
+        hub_switched.send(sender=HubSwitch, environment=to)
         for *_row, state_id in planned:
             sync_queue(state_id, force=True)
     return switch

@@ -9,11 +9,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
 
+from core.models import Job
 from hubsandbox import state
 from hubsandbox.models import SandboxOpenRequest
 from integration.ari.services import ari_mark_dirty
 from integration.channels.choices import ChannelStatus, RequestStatus
 from integration.channels.services import (
+    REFRESH_PROPERTY_TASK,
     channel_mapping_update,
     channel_open_request,
     channel_settings_update,
@@ -23,6 +25,7 @@ from integration.channels.services import (
 )
 from integration.hub import endpoints
 from integration.hub.client import HubHTTPError, get_hub_client
+from integration.hub.environments import HubEnvironment
 from integration.models import (
     ChannelAvailDay,
     ChannelOpenRequest,
@@ -36,6 +39,7 @@ from integration.models import (
 )
 from integration.sync.batch import sync_pending
 from integration.sync.choices import SyncStatus
+from integration.sync.switch import hub_environment_switch
 from tests.factories import PropertyFactory
 from tests.hub_fixtures import wait_until
 from tests.integration.ari.factories import day
@@ -338,3 +342,35 @@ def test_a_channels_own_values_kept_while_it_was_not_open_reach_the_hub_when_it_
     # Sent when it opens: the days it has values of its own on.
     assert {d: v["rate"] for d, v in state.rates_of(*ids, plan.vendor_id, 1).items()} == {day(2): 90_000}
     assert state.avails_of(*ids, 1) == {day(3): 2}
+
+
+def test_a_switch_to_another_hub_closes_the_old_hubs_channels_and_keeps_what_was_prepared(
+    hub_property, production_hub, superuser
+):
+    """The statuses we hold were the old hub's: after a switch every channel is closed until the new hub
+    opens it, its sales settings are kept for then (nothing is sent for a channel the new hub has not
+    opened, so nothing fails there), and each property's statuses are read from the new hub."""
+    prop, _room_type, plans = hub_property
+    request = channel_open_request(property=prop, channel=channel(1))
+    sync_pending(property=prop)
+    request.refresh_from_db()
+    state.review_open_request(request.hub_id, "approved")
+    property_channels_refresh(property=prop)
+    link = PropertyChannel.objects.get(property=prop, channel=channel(1))
+    channel_settings_update(property_channel=link, on_sale=True, rate_plans_off=[plans[1]])
+    sync_pending(property=prop)
+    assert link.__class__.objects.get(pk=link.pk).status == ChannelStatus.OPEN
+
+    hub_environment_switch(to=HubEnvironment.PRODUCTION, user=superuser)
+
+    link.refresh_from_db()
+    assert link.status == ChannelStatus.CLOSED
+    assert (link.on_sale, link.rate_plans) == (True, {plans[1].vendor_id: False})
+    assert Job.objects.filter(task=REFRESH_PROPERTY_TASK, args=[prop.pk]).exists()
+    summary = sync_pending(property=prop)
+    assert not summary.failures, summary.failures
+    settings_state = SyncState.objects.get(kind=ResourceKind.CHANNEL_SETTINGS, object_id=link.pk)
+    assert settings_state.status == SyncStatus.SYNCED
+    assert not state.request_log(
+        method="PATCH", path_prefix=f"/gds/vendor/properties/{prop.vendor_id}/channels", hub="production"
+    ).exists()

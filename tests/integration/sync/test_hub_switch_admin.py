@@ -2,8 +2,8 @@
 the new hub, and the environment badge on every admin page, in Korean and English."""
 
 import pytest
-from django.utils import timezone
 from django.urls import reverse
+from django.utils import timezone
 
 from integration.hub.environments import HubEnvironment
 from integration.hub.models import HubSwitch
