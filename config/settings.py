@@ -277,6 +277,8 @@ else:
     EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
     EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
     EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+    # Django's file backend (django.core.mail.backends.filebased.EmailBackend) writes the mails here.
+    EMAIL_FILE_PATH = env.str("EMAIL_FILE_PATH", default=str(VAR_DIR / "mail"))
 # A stalled SMTP server fails the send (which the task retries) instead of holding a worker.
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="vendorhub <noreply@localhost>")

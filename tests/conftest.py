@@ -19,7 +19,7 @@ from tests.factories import PropertyFactory, UserFactory, member
 pytest_plugins = ["tests.hub_fixtures"]
 
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
-_SERVICE_MARKERS = ("postgres", "redis", "browser")
+_SERVICE_MARKERS = ("postgres", "redis", "browser", "journey")
 _outcomes = {marker: Counter() for marker in _SERVICE_MARKERS}
 _marked = {}
 

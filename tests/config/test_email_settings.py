@@ -8,7 +8,7 @@ from .test_production_settings import PRODUCTION_ENV, manage
 SHOW = (
     "import json; from django.conf import settings as s; print(json.dumps({name: getattr(s, name) for name in "
     "('EMAIL_BACKEND', 'EMAIL_HOST', 'EMAIL_PORT', 'EMAIL_HOST_USER', 'EMAIL_HOST_PASSWORD', 'EMAIL_USE_TLS', "
-    "'EMAIL_USE_SSL', 'EMAIL_TIMEOUT', 'DEFAULT_FROM_EMAIL', 'SITE_URL')}))"
+    "'EMAIL_USE_SSL', 'EMAIL_FILE_PATH', 'EMAIL_TIMEOUT', 'DEFAULT_FROM_EMAIL', 'SITE_URL')}))"
 )
 
 
@@ -42,6 +42,17 @@ def test_without_a_url_production_uses_smtp_from_the_email_variables():
     assert found["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
     assert (found["EMAIL_HOST"], found["EMAIL_PORT"], found["EMAIL_USE_SSL"]) == ("mail.example.com", 465, True)
     assert found["EMAIL_TIMEOUT"] == 5
+
+
+def test_the_file_backend_writes_where_email_file_path_says():
+    found = email_settings(
+        **PRODUCTION_ENV,
+        EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
+        EMAIL_FILE_PATH="/srv/vendorhub/mail",
+    )
+
+    assert found["EMAIL_BACKEND"] == "django.core.mail.backends.filebased.EmailBackend"
+    assert found["EMAIL_FILE_PATH"] == "/srv/vendorhub/mail"
 
 
 def test_development_prints_mails_on_the_console():
