@@ -71,9 +71,10 @@ def _rates(plan, days):
     return {night.isoformat(): int(rate) for night, rate in nightly_rates(plan, nights).items()}
 
 
-def channel_open(*, property_id, rateplan_id, channel_id, timeout):
-    """Wait until the staging hub has our open request on channel_id and sells the rate plan there, and
-    we have read its review (as beat's refresh does every minute: here at once) and sell it too."""
+def channel_open(*, property_id, rateplan_id, channel_id, timeout, hub="staging", ask=False):
+    """Wait until the hub has our open request on channel_id and sells the rate plan there, and we have read
+    its review (as beat's refresh does every minute: here at once) and sell it too. With ask, the
+    property's manager asks for the channel first (as after a switch: the new hub knows no request)."""
     from hubsandbox import channels as hub_channels
     from hubsandbox.hubs import serving
     from integration.channels.models import ChannelOpenRequest, PropertyChannel
@@ -82,16 +83,22 @@ def channel_open(*, property_id, rateplan_id, channel_id, timeout):
 
     prop = Property.objects.get(vendor_id=property_id)
     plan = RatePlan.objects.select_related("room_type", "model").get(property=prop, vendor_id=rateplan_id)
+    if ask:
+        from integration.channels.models import SalesChannel
+        from integration.channels.services import channel_open_request
+
+        channel_open_request(property=prop, channel=SalesChannel.objects.get(channel_id=channel_id))
 
     def check():
-        if not ChannelOpenRequest.objects.filter(property=prop, channel__channel_id=channel_id, hub_id__isnull=False):
+        newest = ChannelOpenRequest.objects.filter(property=prop, channel__channel_id=channel_id).order_by("pk").last()
+        if newest is None or newest.hub_id is None:
             return False, "the open request has not reached the hub"
         property_channels_refresh(property=prop)
         link = PropertyChannel.objects.select_related("channel").filter(property=prop, channel__channel_id=channel_id)
         link = link.first()
         if link is None or not link.sells(plan):
             return False, f"we do not sell {rateplan_id} on channel {channel_id}: {link and link.status}"
-        with serving("staging"):
+        with serving(hub):
             sold = hub_channels.selling_channel(
                 property_id=property_id, roomtype_id=plan.room_type.vendor_id, rateplan_id=rateplan_id
             )

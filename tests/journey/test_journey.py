@@ -228,6 +228,18 @@ class Walk:
         self.deployment.probe("synced", environment="production", timeout=SYNC_SECONDS)
         self._hub_holds("production")
 
+    def production_channel(self):
+        """The production hub knows no request of ours: the manager asks it for the channel again."""
+        self.deployment.probe(
+            "channel_open",
+            property_id=self.sale["property_id"],
+            rateplan_id=RATEPLAN,
+            channel_id=CHANNEL,
+            timeout=SYNC_SECONDS,
+            hub="production",
+            ask=True,
+        )
+
     # --- 5 ------------------------------------------------------------------------------------------------
 
     def content_edit(self):
@@ -335,6 +347,7 @@ def test_a_deployed_product_serves_the_hub_managers_and_superusers_through_a_red
         ("3. a manager's reconciliation from the settlement screen reaching done", walk.reconciliation, False),
         ("4. a superuser's switch to the production hub from the admin", walk.switch_to_production, True),
         ("4. every resource synced at the production hub", walk.production_synced, False),
+        ("4. the channel asked for again at the production hub, and selling there", walk.production_channel, True),
         ("5. a content edit through the admin form, at the production hub", walk.content_edit, False),
         ("6. Redis killed and started again empty while the hub sends creates and confirms", walk.redis_outage, True),
         ("6. every vendor API answer of the outage follows the contract (no 1000, no 5xx)", walk.outage_answers, False),
