@@ -269,7 +269,14 @@ class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
     @admin.display(description=_("room / property"), ordering="room_type__name")
     def room(self, booking):
         """The room type as staff name it in this language (its English name in English), the property
-        under it."""
+        under it, and "no rate plan" for a booking the hub made without one."""
+        if booking.rate_plan_id is None:
+            return format_html(
+                "{}<br><small>{} · {}</small>",
+                display_name(booking.room_type),
+                booking.property.name,
+                _("no rate plan"),
+            )
         return format_html("{}<br><small>{}</small>", display_name(booking.room_type), booking.property.name)
 
     @admin.display(description=_("room type"))
@@ -278,7 +285,7 @@ class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
 
     @admin.display(description=_("rate plan"))
     def plan(self, booking):
-        return display_name(booking.rate_plan)
+        return booking.plan_name()
 
     @admin.display(description=_("check-in / check-out"), ordering="checkin")
     def stay(self, booking):

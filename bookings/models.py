@@ -5,9 +5,10 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
+from integration.content.names import display_name
 from integration.models import Property, RatePlan, RoomType
 
 
@@ -55,7 +56,10 @@ class Booking(models.Model):
         Property, verbose_name=_("property"), on_delete=models.PROTECT, related_name="+", db_index=False
     )
     room_type = models.ForeignKey(RoomType, verbose_name=_("room type"), on_delete=models.PROTECT, related_name="+")
-    rate_plan = models.ForeignKey(RatePlan, verbose_name=_("rate plan"), on_delete=models.PROTECT, related_name="+")
+    #: None for a booking the hub made without a rateplan_id (spec: "omitted for bookings with no mapping").
+    rate_plan = models.ForeignKey(
+        RatePlan, verbose_name=_("rate plan"), on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
     checkin = models.DateTimeField(_("check-in"))
     checkout = models.DateTimeField(_("check-out"))
     #: The nights held (Korea dates, ISO strings, in order); a day use holds its check-in date.
@@ -120,6 +124,14 @@ class Booking(models.Model):
 
     def __str__(self):
         return self.vendor_booking_number
+
+    def plan_name(self):
+        """What staff read for the booked room (screens, print, e-mails): the rate plan as display_name
+        names it (room type · model), or for a booking the hub made without one, the room type and "no
+        rate plan"."""
+        if self.rate_plan is None:
+            return f"{display_name(self.room_type)} · {gettext('no rate plan')}"
+        return display_name(self.rate_plan)
 
 
 class InboundCall(models.Model):

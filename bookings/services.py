@@ -7,6 +7,7 @@ import datetime
 import hashlib
 import json
 import uuid
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.conf import settings
@@ -61,11 +62,12 @@ def stay_nights(*, checkin, checkout, stay_type):
     return [first + datetime.timedelta(days=n) for n in range(count)]
 
 
-#: What a booking reads of its rate plan, room type, property, rate plan model, and of the channel selling
-#: it (the property's row on that channel and the channel itself), in one plain SQL statement.
+#: What a booking reads of its room type, property, rate plan and rate plan model (none without a
+#: rateplan_id), and of the channel selling it (the property's row on that channel and the channel
+#: itself), in one plain SQL statement.
 _PLAN = Columns(RatePlan, "rp", "vendor_id", "status", "property", "room_type", "model")
-_PROPERTY = Columns(Property, "p", "vendor_id", "status", "refunds")
-_ROOM_TYPE = Columns(RoomType, "rt", "property", "vendor_id", "status", "max_capacity")
+_PROPERTY = Columns(Property, "p", "vendor_id", "status", "refunds", "extra_adult_price")
+_ROOM_TYPE = Columns(RoomType, "rt", "property", "vendor_id", "status", "standard_capacity", "max_capacity")
 _MODEL = Columns(RatePlanModel, "m", "property", "type", "refundable", "channels")
 _CHANNEL = Columns(SalesChannel, "sc", "channel_id", "channel_type")
 _LINK = Columns(
@@ -75,20 +77,39 @@ _LINK = Columns(
 )
 
 
-def _resolve(property_id, roomtype_id, rateplan_id, channel_id=None):
-    """(rate plan, the property's PropertyChannel of channel_id or None) by the vendor ids, the rate plan
-    with its property, room type and model; 3000 when the rate plan is unknown."""
-    parts = (_PLAN, _PROPERTY, _ROOM_TYPE, _MODEL, _CHANNEL, _LINK)
+@dataclass(frozen=True)
+class _Sold:
+    """What a booking sells, as _resolve read it: the room type (with its property), the rate plan (with
+    its model) or None for a booking with no rate plan, and the property's row on the selling channel."""
+
+    room_type: RoomType
+    plan: RatePlan | None
+    link: PropertyChannel | None
+
+    @property
+    def channel_sells(self):
+        """Whether the channel sells it: the rate plan, or without one the room type (open, on sale, not
+        switched off, mapped on a cms channel)."""
+        if self.link is None:
+            return False
+        return self.link.sells(self.plan) if self.plan else self.link.sells_room_type(self.room_type)
+
+
+def _resolve(property_id, roomtype_id, rateplan_id=None, channel_id=None):
+    """What a booking of these vendor ids sells (_Sold); 3000 when the room type, or the rate plan when
+    rateplan_id is given, is unknown."""
+    parts = (_ROOM_TYPE, _PROPERTY, _PLAN, _MODEL, _CHANNEL, _LINK)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT {', '.join(part.select() for part in parts)} FROM {_PLAN.table}"  # noqa: S608
-            f" JOIN {_PROPERTY.table} ON p.id = rp.property_id"
-            f" JOIN {_ROOM_TYPE.table} ON rt.id = rp.room_type_id"
-            f" JOIN {_MODEL.table} ON m.id = rp.model_id"
+            f"SELECT {', '.join(part.select() for part in parts)} FROM {_ROOM_TYPE.table}"  # noqa: S608
+            f" JOIN {_PROPERTY.table} ON p.id = rt.property_id"
+            # Without a rateplan_id, "= NULL" matches no plan: the same statement reads the room type alone.
+            f" LEFT JOIN {_PLAN.table} ON rp.property_id = p.id AND rp.vendor_id = %s AND rp.room_type_id = rt.id"
+            f" LEFT JOIN {_MODEL.table} ON m.id = rp.model_id"
             f" LEFT JOIN {_CHANNEL.table} ON sc.channel_id = %s"
             f" LEFT JOIN {_LINK.table} ON pc.property_id = p.id AND pc.channel_id = sc.id"
-            " WHERE p.vendor_id = %s AND rt.vendor_id = %s AND rp.vendor_id = %s",
-            [channel_id, property_id, roomtype_id, rateplan_id],
+            " WHERE p.vendor_id = %s AND rt.vendor_id = %s",
+            [rateplan_id, channel_id, property_id, roomtype_id],
         )
         row = cursor.fetchone()
     if row is None:
@@ -97,18 +118,36 @@ def _resolve(property_id, roomtype_id, rateplan_id, channel_id=None):
     for part in parts:
         found.append(part.build(row[start:]))
         start += len(part)
-    plan, plan.property, plan.room_type, plan.model, channel, link = found
+    room_type, room_type.property, plan, model, channel, link = found
+    if rateplan_id is not None and plan is None:
+        raise BookingError(BAD_INPUT)
+    if plan is not None:
+        plan.property, plan.room_type, plan.model = room_type.property, room_type, model
     if link is not None:
-        link.property, link.channel = plan.property, channel
-    return plan, link
+        link.property, link.channel = room_type.property, channel
+    return _Sold(room_type, plan, link)
 
 
-def _check_guests(room_type, adults, children):
+def _guest_error(room_type, adults, children):
+    """The error of a party that does not fit room_type (4002 below one guest, 4003 above its maximum
+    capacity), None when it fits."""
     guests = adults + children
     if guests < 1:
-        raise BookingError(TOO_FEW_GUESTS)
+        return TOO_FEW_GUESTS
     if room_type.max_capacity is not None and guests > room_type.max_capacity:
-        raise BookingError(TOO_MANY_GUESTS)
+        return TOO_MANY_GUESTS
+    return None
+
+
+def extra_charges(room_type, *, adults, nights):
+    """The extra charges of a stay that we can compute (OURS, the contract's 4001 rule; the spec: amount
+    is the per-night amounts plus extra charges): each adult over the room type's standard capacity at
+    the property's extra_adult_price (KRW), for each night (a day use: once). The spec prices extra
+    adults only, so children and infants add nothing; without a standard capacity or a price, nothing."""
+    price, standard = room_type.property.extra_adult_price, room_type.standard_capacity
+    if not price or standard is None or adults <= standard:
+        return Decimal(0)
+    return Decimal((adults - standard) * price * nights)
 
 
 #: The days of a rate plan a booking prices, read by plain SQL (see _resolve).
@@ -116,11 +155,9 @@ _DAY = Columns(RatePlanDay, "d", "rate_plan", "date", "rate", "rate_modify", "bu
 
 
 def nightly_rates(plan, nights):
-    """Our rate of plan on each night ({date: Decimal}); 4000 when the plan, its room type or property is
-    disabled, or a night has no rate or is not a business day. A package's rate is the standalone
-    plan's rate of the same room type and day plus the package's difference."""
-    if ContentStatus.DISABLED in (plan.status, plan.room_type.status, plan.property.status):
-        raise BookingError(NO_ROOMS)
+    """Our rate of plan on each night ({date: Decimal}); 4000 when a night has no rate or is not a business
+    day. A package's rate is the standalone plan's rate of the same room type and day plus the package's
+    difference."""
     package = plan.model.type == RatePlanType.PACKAGE
     # One statement: the plan's days and, for a package, its room type's standalone plan's days too.
     plans, params = "d.rate_plan_id = %s", [plan.pk]
@@ -182,7 +219,8 @@ def booking_create(*, payload):
     """Create a pending booking and hold one room per night (a cms channel's booking: confirmed, its rooms
     taken at once; see integration.hub.payloads). Returns (booking, created); a retry of an existing
     booking returns it with created False and holds nothing. Raises BookingError (3000, 4000 to 4003;
-    4000 too when the channel is not open for the property or does not sell the rate plan)."""
+    4000 too when the channel is not open for the property or does not sell the rate plan, or without
+    one the room type)."""
     digest = content_digest(payload)
     try:
         return _create_holding(payload, digest), True
@@ -200,26 +238,35 @@ def booking_create(*, payload):
 
 def _create_holding(payload, digest):
     """The new booking, holding its nights; BookingError for what the contract refuses, IntegrityError
-    when its numbers are taken."""
-    ids = (payload["property_id"], payload["roomtype_id"], payload["rateplan_id"], payload["channel_id"])
-    plan, link = _resolve(*ids)
+    when its numbers are taken. Without a rateplan_id (the spec: "omitted for bookings with no mapping")
+    the room type's nights are held all the same and everything but the rate plan is checked; the amount
+    is the channel's, with no rate of ours to compare it with (no 4001)."""
+    ids = (payload["property_id"], payload["roomtype_id"], payload.get("rateplan_id"), payload["channel_id"])
+    sold = _resolve(*ids)
     stay_type = payload.get("type") or Booking.Type.OVERNIGHT
     nights = stay_nights(checkin=payload["checkin"], checkout=payload["checkout"], stay_type=stay_type)
     # The channel's nightly amounts, when given, are one per night of this stay: no other date, none twice.
     if payload.get("rates") and sorted(rate["date"] for rate in payload["rates"]) != nights:
         raise BookingError(BAD_INPUT)
-    if link is None or not link.sells(plan):
+    if not sold.channel_sells:
         # The hub selling on a channel we hold as requested, or do not know, is news that it opened there.
-        status = link.status if link is not None else None
-        if property_channels_refresh_for_booking(property=plan.property, status=status):
-            plan, link = _resolve(*ids)
-        if link is None or not link.sells(plan):
+        status = sold.link.status if sold.link is not None else None
+        if property_channels_refresh_for_booking(property=sold.room_type.property, status=status):
+            sold = _resolve(*ids)
+        if not sold.channel_sells:
             raise BookingError(NO_ROOMS)
+    plan, room_type, link = sold.plan, sold.room_type, sold.link
     guest, booker = payload["guest"], payload["booker"]
-    _check_guests(plan.room_type, guest["adults"], guest["children"])
-    rates = nightly_rates(plan, nights)
-    if Decimal(payload["amount"]) != sum(rates.values()):
-        raise BookingError(AMOUNT_DIFFERS)
+    if error := _guest_error(room_type, guest["adults"], guest["children"]):
+        raise BookingError(error)
+    if ContentStatus.DISABLED in (room_type.status, room_type.property.status, plan and plan.status):
+        raise BookingError(NO_ROOMS)
+    if plan is not None:
+        expected = sum(nightly_rates(plan, nights).values()) + extra_charges(
+            room_type, adults=guest["adults"], nights=len(nights)
+        )
+        if Decimal(payload["amount"]) != expected:
+            raise BookingError(AMOUNT_DIFFERS)
     confirmed = link.channel.is_cms and CMS_BOOKINGS_CONFIRMED_ON_CREATE
     try:
         with transaction.atomic():
@@ -232,8 +279,8 @@ def _create_holding(payload, digest):
                 channel_booking_number=payload.get("channel_booking_number") or None,
                 gds_booking_number=payload["gds_booking_number"],
                 gds_sub_booking_number=payload["gds_sub_booking_number"],
-                property=plan.property,
-                room_type=plan.room_type,
+                property=room_type.property,
+                room_type=room_type,
                 rate_plan=plan,
                 checkin=payload["checkin"],
                 checkout=payload["checkout"],
@@ -259,9 +306,9 @@ def _create_holding(payload, digest):
                 secondary_channel=payload.get("secondary_channel") or "",
                 content_digest=digest,
             )
-            inventory_hold(room_type=plan.room_type, dates=nights)
+            inventory_hold(room_type=room_type, dates=nights)
             if confirmed:
-                inventory_take(room_type=plan.room_type, dates=nights)
+                inventory_take(room_type=room_type, dates=nights)
                 booking_notify_on_commit(booking=booking, event=BookingEvent.CREATED)
     except NoRoomsAvailable:
         raise BookingError(NO_ROOMS) from None
@@ -323,7 +370,8 @@ MODIFIABLE_GUEST_FIELDS = ("name", "adults", "children", "infants", "pets", "car
 @transaction.atomic
 def booking_modify(*, number, changes):
     """Change the guest, booker, special_comment, visit_type or total_amount of a booking. Raises 4004,
-    4005 for a canceled booking, 4002/4003 for a guest count outside the room type's capacity."""
+    4005 for a canceled booking, and 3000 for a guest count outside the room type's capacity: the contract
+    allows no other business code on modify, and the booking stays as it was."""
     booking = _locked(number)
     if booking.status == Booking.Status.CANCELED:
         raise BookingError(ALREADY_CANCELED)
@@ -334,7 +382,8 @@ def booking_modify(*, number, changes):
     for key in ("special_comment", "visit_type", "total_amount"):
         if key in changes:
             setattr(booking, key, changes[key] if changes[key] is not None else "")
-    _check_guests(booking.room_type, booking.adults, booking.children)
+    if _guest_error(booking.room_type, booking.adults, booking.children):
+        raise BookingError(BAD_INPUT)
     booking.save()
     booking_notify_on_commit(booking=booking, event=BookingEvent.MODIFIED)
     return booking
@@ -439,16 +488,17 @@ def booking_get(*, number, lookup="vendor_booking_number", channel_id=None):
     return found[0]
 
 
-def refund_policy(*, property_id, roomtype_id, rateplan_id, checkin):
+def refund_policy(*, property_id, roomtype_id, rateplan_id=None, checkin):
     """{"refundable", "policies"}: for each "<n>d" of the property's refunds map, the percent refunded
     for a cancellation until the end of the Korea day n days before check-in; none when the rate plan's
-    model is not refundable. Raises 3000 for an unknown rate plan."""
-    plan, _link = _resolve(property_id, roomtype_id, rateplan_id)
-    if not plan.model.refundable:
+    model is not refundable (without a rate plan, the property's map alone). Raises 3000 for an unknown
+    room type or rate plan."""
+    sold = _resolve(property_id, roomtype_id, rateplan_id)
+    if sold.plan is not None and not sold.plan.model.refundable:
         return {"refundable": False, "policies": []}
     checkin_day = checkin.astimezone(KOREA).date() if isinstance(checkin, datetime.datetime) else checkin
     policies = []
-    refunds = plan.property.refunds or {}
+    refunds = sold.room_type.property.refunds or {}
     for key in sorted(refunds, key=lambda key: -int(key[:-1])):
         day = checkin_day - datetime.timedelta(days=int(key[:-1]))
         until = datetime.datetime.combine(day, datetime.time(23, 59, 59), tzinfo=KOREA)

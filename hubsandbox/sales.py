@@ -2,8 +2,14 @@
 (refund-policy lookup, signed create, confirm; optionally modify or cancel), keeps what it sold, and
 answers GET /gds/vendor/booking/{n} (operation 19) from it.
 
-The amount is the hub's own: the sum, over the nights, of the rates the vendor pushed to the sandbox (a
-package's price being the standalone rate plus its rate_modify).
+It also does what the spec says the hub does and a plain sale never shows:
+- the amount is the hub's own: the sum, over the nights, of the rates the vendor pushed to the sandbox (a
+  package's price being the standalone rate plus its rate_modify), plus the extra charges (extra_charges:
+  adults over the room type's standard capacity at the property's settings.extra_adult_price, per night);
+- a sale "with no mapping" omits rateplan_id (create and refund-policy lookup alike);
+- a repeated create: the channel's booking number sent again with a new hub sub-booking, which the vendor
+  refuses with 400, after which the hub checks with type=channel_booking_number and takes the booking it
+  finds as the sale (the spec's duplicate rule).
 """
 
 import datetime
@@ -12,6 +18,7 @@ import logging
 import random
 import uuid
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 import requests
 from django.conf import settings
@@ -34,6 +41,9 @@ CHECKOUT_TIME = datetime.time(11)
 RANDOM_CHECKIN_DAYS = 14
 RANDOM_MAX_NIGHTS = 3
 RANDOM_THEN_WEIGHTS = {"confirm": 8, "modify": 1, "cancel": 1}
+#: How often a random sale is one with no mapping (no rateplan_id), and one whose create comes twice.
+RANDOM_UNMAPPED_RATE = 0.1
+RANDOM_REPEAT_RATE = 0.1
 
 
 class SaleImpossible(Exception):
@@ -74,15 +84,18 @@ class VendorClient:
 
 @dataclass
 class Step:
-    """One call of a sale: its name, our HTTP status and our answer."""
+    """One call of a sale: its name, our HTTP status and our answer, and what the hub expects of them
+    (200 unless said; `want` holds answer values it requires)."""
 
     name: str
     status: int
     answer: dict
+    expected: int = 200
+    want: dict = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
-        return self.status == 200
+        return self.status == self.expected and all(self.answer.get(key) == value for key, value in self.want.items())
 
 
 @dataclass
@@ -147,11 +160,26 @@ def _pick(rateplans, nights):
     raise SaleImpossible("the sandbox knows no rate plan with rates for every night of this stay")
 
 
-def create_body(rateplan, *, checkin, nights, amounts, adults, channel_id=1, channel_name="Sandbox channel"):
-    """The create body the hub sends for one room (contract section 3)."""
+def extra_charges(rateplan: SandboxRateplan, *, adults: int, nights: int) -> int:
+    """What the hub adds to the nightly amounts (the spec: amount is the per-night amounts plus extra
+    charges): each adult over the room type's standard_capacity at the property's
+    settings.extra_adult_price, each night; nothing where either is unset. Children and infants: none
+    (the spec prices extra adults only)."""
+    price = (rateplan.property.content.get("settings") or {}).get("extra_adult_price")
+    standard = rateplan.roomtype.content.get("standard_capacity")
+    if not price or not standard or adults <= standard:
+        return 0
+    return (adults - standard) * price * nights
+
+
+def create_body(
+    rateplan, *, checkin, nights, amounts, adults, channel_id=1, channel_name="Sandbox channel", unmapped=False
+):
+    """The create body the hub sends for one room (contract section 3); without rateplan_id when
+    unmapped (the spec: "omitted for bookings with no mapping")."""
     number = uuid.uuid4().hex[:12].upper()
-    amount = sum(item["amount"] for item in amounts)
-    return {
+    amount = sum(item["amount"] for item in amounts) + extra_charges(rateplan, adults=adults, nights=nights)
+    body = {
         "channel_id": channel_id,
         "channel_name": channel_name,
         "channel_booking_number": f"SBX-CH-{number}",
@@ -175,6 +203,9 @@ def create_body(rateplan, *, checkin, nights, amounts, adults, channel_id=1, cha
         "booker": {"name": "Sandbox Guest", "email": "guest@example.com", "phone": "010-0000-0000"},
         "reserved_at": timezone.now().astimezone(KOREA).isoformat(timespec="seconds"),
     }
+    if unmapped:
+        del body["rateplan_id"]
+    return body
 
 
 def sell(
@@ -186,11 +217,15 @@ def sell(
     nights=1,
     adults=2,
     then="confirm",
+    unmapped=False,
+    repeat=False,
     client=None,
 ) -> SaleResult:
     """Sells one room as the hub would and returns every step. The first rate plan (in id order) that
-    matches the given ids and has rates for every night is sold; checkin defaults to tomorrow in Korea.
-    Raises SaleImpossible when there is none (no call made)."""
+    matches the given ids and has rates for every night is sold (priced from it, and sent without its id
+    when unmapped); repeat sends the create again with the same channel booking number before the
+    confirm (see the module's docstring); checkin defaults to tomorrow in Korea. Raises SaleImpossible
+    when there is none (no call made)."""
     if then not in THEN_CHOICES:
         raise ValueError(f"then must be one of {THEN_CHOICES}")
     if nights < 1:
@@ -212,18 +247,20 @@ def sell(
         adults=adults,
         channel_id=channel.channel_id,
         channel_name=channel.name,
+        unmapped=unmapped,
     )
     result = SaleResult()
 
-    def step(name, method, path, payload=None, params=None):
+    def step(name, method, path, payload=None, params=None, **expect):
         status, answer = client.call(method, path, payload, params)
-        result.steps.append(Step(name, status, answer))
+        result.steps.append(Step(name, status, answer, **expect))
         if status == 200 and result.sale is not None and "vendor_booking_number" in answer:
             result.sale.status, result.sale.booking = answer["status"], answer
             result.sale.save(update_fields=["status", "booking", "updated_at"])
-        return status == 200
+        return result.steps[-1].ok
 
-    policy_query = {key: body[key] for key in ("property_id", "roomtype_id", "rateplan_id", "checkin", "checkout")}
+    keys = ("property_id", "roomtype_id", "rateplan_id", "checkin", "checkout")
+    policy_query = {key: body[key] for key in keys if key in body}
     if not step("refund-policy", "GET", "/refund-policy", params=policy_query):
         return result
     if not step("create", "POST", "/bookings", body):
@@ -232,6 +269,8 @@ def sell(
     created = result.steps[-1].answer
     result.sale = settlement.sale_store(rateplan=rateplan, body=body, created=created)
     path = f"/bookings/{created['vendor_booking_number']}"
+    if repeat and not _repeat(step, body, created):
+        return result
     if not step("confirm", "PUT", f"{path}/confirm"):
         return result
     if then == "modify":
@@ -243,21 +282,39 @@ def sell(
     return result
 
 
+def _repeat(step, body, created) -> bool:
+    """The channel's create received twice: the same channel booking number as a new hub sub-booking,
+    which the vendor must refuse (400), then the check by channel booking number, which must answer the
+    booking already made (the spec's duplicate rule). Whether both went as the hub expects."""
+    number = uuid.uuid4().hex[:6].upper()
+    again = {**body, "gds_sub_booking_number": f"{body['gds_sub_booking_number']}-{number}"}
+    if not step("create again (same channel booking number)", "POST", "/bookings", again, expected=400):
+        return False
+    return step(
+        "check by channel booking number",
+        "GET",
+        f"/bookings/{quote(body['channel_booking_number'], safe='')}",
+        params={"type": "channel_booking_number", "channel_id": body["channel_id"]},
+        want={"vendor_booking_number": created["vendor_booking_number"]},
+    )
+
+
 def sell_at_random(*, rng=None, client=None) -> SaleResult | None:
     """Sells one room of a random rate plan the sandbox holds, for a random stay in the next
-    RANDOM_CHECKIN_DAYS days, then mostly confirms it (sometimes modifies or cancels): what the demo
-    shows arriving. None, with the reason logged, when there is nothing to sell or our vendor API cannot
-    be reached (the web process is not up yet)."""
+    RANDOM_CHECKIN_DAYS days and a random number of adults up to the room type's maximum, then mostly
+    confirms it (sometimes modifies or cancels); now and then with no mapping, or with its create sent
+    twice: what the demo shows arriving. None, with the reason logged, when there is nothing to sell or
+    our vendor API cannot be reached (the web process is not up yet)."""
     rng = rng or random.Random()  # noqa: S311 - a demo's choice, not a secret
     plans = list(
         _rateplans(every_hub=True).values_list(
-            "property__hub", "property__vendor_id", "roomtype__vendor_id", "vendor_id"
+            "property__hub", "property__vendor_id", "roomtype__vendor_id", "vendor_id", "roomtype__content"
         )
     )
     if not plans:
         logger.info("sandbox sale: the sandbox holds no rate plan yet")
         return None
-    hub, property_id, roomtype_id, rateplan_id = rng.choice(plans)
+    hub, property_id, roomtype_id, rateplan_id, roomtype = rng.choice(plans)
     try:
         with serving(hub):
             return sell(
@@ -266,7 +323,10 @@ def sell_at_random(*, rng=None, client=None) -> SaleResult | None:
                 rateplan_id=rateplan_id,
                 checkin=korea_today() + datetime.timedelta(days=rng.randint(1, RANDOM_CHECKIN_DAYS)),
                 nights=rng.randint(1, RANDOM_MAX_NIGHTS),
+                adults=rng.randint(1, roomtype.get("max_capacity") or 2),
                 then=rng.choices(list(RANDOM_THEN_WEIGHTS), weights=list(RANDOM_THEN_WEIGHTS.values()))[0],
+                unmapped=rng.random() < RANDOM_UNMAPPED_RATE,
+                repeat=rng.random() < RANDOM_REPEAT_RATE,
                 client=client,
             )
     except SaleImpossible as error:

@@ -7,6 +7,9 @@ Decisions where the spec is silent (hub-contract.md, ops 19-20; the README's "Se
 - the refund after a cancel is the percent of the refund policy still ahead at the time of the cancel
   (0 when none is, or the booking is not refundable); charged_amount = total_amount - refund_amount;
 - price_type carries the booking's payment type;
+- a booking's status, in the settlement list and the single booking read alike, is the hub's own word
+  (STATUS_WORDS), not an echo of the vendor's: the spec shows no status values, and the reconciliation
+  must map the hub's vocabulary to ours;
 - the list is in the order of the option's date, then of when the sales were stored; dates are Korea
   dates, `from` and `to` included; a limit above MAX_LIMIT is cut to it (the answer's limit says so), as
   is one above the fault setting's settlement_page_size.
@@ -31,6 +34,8 @@ OPTIONS = ("checkin", "checkout")
 AMOUNT_DRIFT = 1000
 #: The status an injected "status" difference shows instead of the vendor's.
 STATUS_DRIFT = {"confirmed": "canceled", "canceled": "confirmed", "pending": "canceled"}
+#: The hub's words for the vendor's booking statuses, in both booking reads (see above).
+STATUS_WORDS = {"pending": "requested", "confirmed": "reserved", "canceled": "cancelled"}
 
 
 def net_price(total) -> int:
@@ -48,12 +53,13 @@ def refund_percent(policy: dict, *, at: datetime.datetime) -> int:
 
 
 def hub_figures(*, status: str, total_amount, drift: str) -> tuple[str, int | float]:
-    """(status, total_amount) as the hub reports them: the vendor's, unless an injected drift changes one."""
+    """(status, total_amount) as the hub reports them: the vendor's, unless an injected drift changes one,
+    the status in the hub's own word (STATUS_WORDS)."""
     if drift == SettlementDrift.STATUS:
         status = STATUS_DRIFT.get(status, status)
     if drift == SettlementDrift.AMOUNT:
         total_amount = total_amount + AMOUNT_DRIFT
-    return status, total_amount
+    return STATUS_WORDS.get(status, status), total_amount
 
 
 def sale_store(*, rateplan, body: dict, created: dict) -> SandboxSale:
@@ -101,7 +107,7 @@ def _number(value):
 def _record(row: dict) -> dict:
     booking = row["booking"]
     status, total = hub_figures(status=row["status"], total_amount=booking["total_amount"], drift=row["drift"])
-    refund = _number(row["refund_amount"]) if status == "canceled" else 0
+    refund = _number(row["refund_amount"]) if status == STATUS_WORDS["canceled"] else 0
     return {
         "booking_number": row["vendor_booking_number"],
         "channel_booking_number": booking.get("channel_booking_number"),

@@ -28,7 +28,7 @@ def booking_answer(booking):
         "gds_sub_booking_number": booking.gds_sub_booking_number,
         "property_id": booking.property.vendor_id,
         "roomtype_id": booking.room_type.vendor_id,
-        "rateplan_id": booking.rate_plan.vendor_id,
+        "rateplan_id": booking.rate_plan.vendor_id if booking.rate_plan else None,
         "checkin": _time(booking.checkin),
         "checkout": _time(booking.checkout),
         "currency": booking.currency,
@@ -54,7 +54,7 @@ def booking_answer(booking):
         "canceled_at": _time(booking.canceled_at),
         "updated_at": _time(booking.updated_at),
     }
-    optional = ("channel_booking_number", "rates", "special_comment", "visit_type", "secondary_channel")
+    optional = ("channel_booking_number", "rateplan_id", "rates", "special_comment", "visit_type", "secondary_channel")
     for key in optional:
         if answer[key] in (None, "", []):
             del answer[key]

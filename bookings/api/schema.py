@@ -30,7 +30,7 @@ class BookingAnswerSerializer(serializers.Serializer):
     gds_sub_booking_number = serializers.CharField()
     property_id = serializers.CharField()
     roomtype_id = serializers.CharField()
-    rateplan_id = serializers.CharField()
+    rateplan_id = serializers.CharField(required=False, help_text="Omitted for a booking with no rate plan.")
     checkin = serializers.DateTimeField()
     checkout = serializers.DateTimeField()
     currency = serializers.CharField()

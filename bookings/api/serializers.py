@@ -154,7 +154,11 @@ class BookingCreateSerializer(serializers.Serializer):
     gds_sub_booking_number = TextField(max_length=100)
     property_id = TextField(max_length=40)
     roomtype_id = TextField(max_length=40)
-    rateplan_id = TextField(max_length=40)
+    # Optional (the spec: "omitted for bookings with no mapping", so omitted, not null): the room type is
+    # then booked alone.
+    rateplan_id = TextField(
+        max_length=40, required=False, help_text="Omitted for a booking with no mapping: the room type is booked."
+    )
     type = serializers.ChoiceField(choices=Booking.Type.choices, required=False)
     checkin = OffsetDateTimeField()
     checkout = OffsetDateTimeField()
@@ -254,12 +258,15 @@ class RefundPolicyQuerySerializer(serializers.Serializer):
 
     property_id = TextField(max_length=40)
     roomtype_id = TextField(max_length=40)
-    rateplan_id = TextField(max_length=40)
+    rateplan_id = TextField(max_length=40, required=False)
     checkin = KoreaDateField()
     checkout = KoreaDateField()
 
     def validate(self, attrs):
         errors = _stay_errors(attrs["checkin"], attrs["checkout"])
+        # DRF reads an empty optional query parameter as omitted; "rateplan_id=" names no rate plan.
+        if "rateplan_id" in self.initial_data and "rateplan_id" not in attrs:
+            errors["rateplan_id"] = _("Give a rate plan id, or leave the parameter out.")
         if errors:
             raise serializers.ValidationError(errors)
         return attrs

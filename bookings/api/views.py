@@ -184,7 +184,7 @@ class RefundPolicyView(VendorApiView):
             services.refund_policy(
                 property_id=query["property_id"],
                 roomtype_id=query["roomtype_id"],
-                rateplan_id=query["rateplan_id"],
+                rateplan_id=query.get("rateplan_id"),
                 checkin=query["checkin"],
             )
         )

@@ -4,6 +4,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from bookings.models import Booking
+
 
 class Basis(models.TextChoices):
     """Which date of a booking places it in the period (the settlement list's `option`)."""
@@ -30,3 +32,24 @@ class Category(models.TextChoices):
     AMOUNT_DIFFERS = "amount", _("Amount differs")
     HUB_ONLY = "hub_only", _("At the hub, not here")
     OURS_ONLY = "ours_only", _("Here, not at the hub")
+
+
+#: OURS, in this one place (the spec shows no booking status values; the contract names ours only): the
+#: words the hub's booking reads (the settlement list and the single booking) may use for a booking's
+#: status, as ours. Ours are understood too; a word not listed stays as the hub wrote it, and differs.
+HUB_STATUSES = {
+    "pending": Booking.Status.PENDING,
+    "requested": Booking.Status.PENDING,
+    "confirmed": Booking.Status.CONFIRMED,
+    "reserved": Booking.Status.CONFIRMED,
+    "canceled": Booking.Status.CANCELED,
+    "cancelled": Booking.Status.CANCELED,
+}
+
+
+def hub_status_as_ours(word):
+    """The hub's status word as our Booking.Status value (any case, spaces around ignored); the word
+    itself when it is none of HUB_STATUSES."""
+    if not isinstance(word, str):
+        return word
+    return HUB_STATUSES.get(word.strip().lower(), word)

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from bookings.models import Booking
 from integration.models import Property
 
-from .choices import Basis, Category, RunStatus
+from .choices import Basis, Category, RunStatus, hub_status_as_ours
 
 
 class Reconciliation(models.Model):
@@ -96,8 +96,8 @@ class ReconciliationRow(models.Model):
 
     # Methods, not properties: the class body's `property` is the field. Templates call them alike.
     def hub_status_label(self):
-        """The hub's status in the user's language when it is one of ours, as the hub wrote it otherwise."""
-        return _status_label(self.hub_status)
+        """The hub's status in the user's language when it means one of ours, as the hub wrote it otherwise."""
+        return _status_label(hub_status_as_ours(self.hub_status))
 
     def our_status_label(self):
         """Our status in the user's language."""

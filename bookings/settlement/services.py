@@ -29,7 +29,7 @@ from integration.models import Property
 from integration.periodic import for_each_row
 
 from . import hub
-from .choices import Basis, Category, RunStatus
+from .choices import Basis, Category, RunStatus, hub_status_as_ours
 from .models import Reconciliation, ReconciliationRow
 
 logger = logging.getLogger(__name__)
@@ -169,10 +169,11 @@ class _RowWriter:
 
 
 def _category(hub, ours) -> str:
-    """What comparing the hub's (status, total, net) with ours finds (see Category for the order)."""
+    """What comparing the hub's (status in its words, total, net) with ours finds (see Category for the
+    order)."""
     if ours is None:
         return Category.HUB_ONLY
-    if hub[0] != ours[0]:
+    if hub_status_as_ours(hub[0]) != ours[0]:
         return Category.STATUS_DIFFERS
     if hub[1] != ours[1] or hub[2] != ours[2]:
         return Category.AMOUNT_DIFFERS
@@ -407,7 +408,7 @@ def booking_compare_with_hub(*, booking: Booking, client=None) -> Comparison:
     if theirs.get("error"):
         return Comparison(booking, problem=_("The hub answered an error: %(message)s") % {"message": theirs["error"]})
     ours = booking_answer(booking)
-    theirs = {**theirs, "updated_at": theirs.get("update_at")}
+    theirs = {**theirs, "status": hub_status_as_ours(theirs.get("status")), "updated_at": theirs.get("update_at")}
     rows = []
     for key, model_field in COMPARED:
         mine, hub_value = _get(ours, key), _get(theirs, key)

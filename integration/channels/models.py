@@ -82,18 +82,21 @@ class PropertyChannel(models.Model):
     def is_open(self):
         return self.status == ChannelStatus.OPEN
 
+    def sells_room_type(self, room_type):
+        """Whether the channel sells this room type of the property: open, on sale, the room type not
+        switched off, and on a cms channel mapped. (All a booking with no rate plan can be checked for.)"""
+        room_type_id = room_type.vendor_id
+        mapped = not (self.channel.is_cms and CMS_SELLS_MAPPED_ONLY) or room_type_id in self.room_type_codes
+        return bool(self.is_open and self.on_sale and self.room_types.get(room_type_id, True) and mapped)
+
     def sells(self, rate_plan):
-        """Whether the channel sells this rate plan of the property: open, on sale, its room type and
-        itself not switched off, its model sold on this channel, and on a cms channel both mapped."""
+        """Whether the channel sells this rate plan of the property: its room type sold there (above),
+        the plan not switched off, its model sold on this channel, and on a cms channel the plan mapped."""
         channels = rate_plan.model.channels
-        room_type_id, rate_plan_id = rate_plan.room_type.vendor_id, rate_plan.vendor_id
-        mapped = not (self.channel.is_cms and CMS_SELLS_MAPPED_ONLY) or (
-            room_type_id in self.room_type_codes and rate_plan_id in self.rate_plan_codes
-        )
+        rate_plan_id = rate_plan.vendor_id
+        mapped = not (self.channel.is_cms and CMS_SELLS_MAPPED_ONLY) or rate_plan_id in self.rate_plan_codes
         return bool(
-            self.is_open
-            and self.on_sale
-            and self.room_types.get(room_type_id, True)
+            self.sells_room_type(rate_plan.room_type)
             and self.rate_plans.get(rate_plan_id, True)
             and (not channels or self.channel.channel_id in channels)
             and mapped

@@ -38,18 +38,25 @@ def test_a_seven_night_create_costs_as_many_queries_as_a_one_night_create(hub_cl
     assert [row[2:] for row in stock(room_type)][:9] == [(1, 0, 2)] + [(1, 0, 2)] * 7 + [(0, 0, 3)]
 
 
-@pytest.mark.parametrize("kind", ["standalone", "package"])
-def test_a_seven_night_create_fits_a_bound_of_queries(hub_client, django_assert_max_num_queries, kind):
-    _room_type, standalone, package = sellable(allotment=3, nights=14)
-    plan = standalone if kind == "standalone" else package
-    statements(hub_client, create_body(plan, first=10, nights=1))
+def _body(plan, kind, **fields):
+    body = create_body(plan, **fields)
+    if kind == "no rate plan":
+        del body["rateplan_id"]
+    return body
 
-    # The webhook-id's row (the replay check, in authentication), the rate plan with the channel's link to
-    # the property (one statement), the plan's rates (with a package's standalone rates, one statement), the
-    # booking, the nights (lock, update),
+
+@pytest.mark.parametrize(("kind", "bound"), [("standalone", 11), ("package", 11), ("no rate plan", 10)])
+def test_a_seven_night_create_fits_a_bound_of_queries(hub_client, django_assert_max_num_queries, kind, bound):
+    _room_type, standalone, package = sellable(allotment=3, nights=14)
+    plan = package if kind == "package" else standalone
+    statements(hub_client, _body(plan, kind, first=10, nights=1))
+
+    # The webhook-id's row (the replay check, in authentication), the room type with its property, rate
+    # plan and the channel's link to the property (one statement), the plan's rates (with a package's
+    # standalone rates, one statement; none without a rate plan), the booking, the nights (lock, update),
     # the outbox (the dirty range added to its existing row, its version with the queue mark: no read of the
     # row nor of the hub environment), the call log, and the savepoint pair of the create's transaction
     # (inside the test's; BEGIN and COMMIT outside tests).
-    with django_assert_max_num_queries(11):
-        response = hub_client.post("/bookings", create_body(plan, first=2, nights=7))
+    with django_assert_max_num_queries(bound):
+        response = hub_client.post("/bookings", _body(plan, kind, first=2, nights=7))
     assert response.status_code == 200, response.content

@@ -1,5 +1,6 @@
 """The sandbox sells rooms through the real vendor API over HTTP, as the hub would (issue 5, item 7)."""
 
+import json
 import random
 
 import pytest
@@ -10,7 +11,7 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 from django.urls import reverse
 
-from bookings.models import Booking
+from bookings.models import Booking, InboundCall
 from hubsandbox import sales
 from hubsandbox.models import SandboxRateplan, SandboxSale
 from integration.ari.dates import DateRange
@@ -39,10 +40,10 @@ def hub_side(live_server, settings):
     return live_server
 
 
-def seed(*, rooms=3, days=10, open_on=1):
+def seed(*, rooms=3, days=10, open_on=1, **property_fields):
     """Content, rates and availability for the next days, pushed to the sandbox; the property open and on
     sale on channel open_on there and here (None: on no channel)."""
-    prop = PropertyFactory()
+    prop = PropertyFactory(**property_fields)
     room_type, _standalone_model, _package_model, (standalone, package) = hub_content(prop)
     sync_pending(full=True)
     days = (DateRange(day(1), day(days)),)
@@ -94,7 +95,7 @@ def test_the_hub_lookup_answers_the_sold_booking_in_the_spec_shape(hub_side, set
     body = answer.json()
     assert body["error"] == ""
     assert body["bookingNumber"] == sale.vendor_booking_number
-    assert body["status"] == "confirmed"
+    assert body["status"] == "reserved"  # the hub's word for a confirmed booking
     assert body["rateplan_id"] == standalone.vendor_id
     assert body["confirmed_at"] is not None
     assert body["canceled_at"] is None
@@ -125,7 +126,7 @@ def test_then_cancel_releases_the_room(hub_side):
     assert result.ok
     assert Booking.objects.get().status == "canceled"
     assert stock(room_type, day(1)) == {"held": 0, "taken": 0, "available": 3}
-    assert sales.booking_lookup(result.sale.vendor_booking_number)["status"] == "canceled"
+    assert sales.booking_lookup(result.sale.vendor_booking_number)["status"] == "cancelled"
 
 
 def test_no_availability_is_our_4000_refusal_and_nothing_is_sold(hub_side):
@@ -197,7 +198,8 @@ def test_random_sales_book_stays_in_the_next_two_weeks_as_the_demo_shows_them(hu
 
     assert all(result.ok for result in results)
     for result in results:
-        assert [step.name for step in result.steps][:3] == ["refund-policy", "create", "confirm"]
+        names = [step.name for step in result.steps if step.name in ("refund-policy", "create", "confirm")]
+        assert names[:3] == ["refund-policy", "create", "confirm"]
         booking = Booking.objects.get(vendor_booking_number=result.sale.vendor_booking_number)
         assert booking.status == ("canceled" if result.steps[-1].name == "cancel" else "confirmed")
         assert 1 <= len(booking.nights) <= sales.RANDOM_MAX_NIGHTS
@@ -228,3 +230,69 @@ def test_a_random_sale_with_nothing_to_sell_or_no_vendor_api_sells_nothing(hub_s
     assert "the vendor API did not answer" in caplog.text
     assert not Booking.objects.exists()
     assert not SandboxSale.objects.exists()
+
+
+# --- What the hub does that a plain sale never shows (issue 24) --------------------------------------
+
+
+def test_a_create_repeated_with_the_same_channel_number_is_refused_then_found_by_it(hub_side):
+    room_type, standalone, _package = seed()
+
+    result = sales.sell(rateplan_id=standalone.vendor_id, repeat=True)
+
+    assert [(s.name, s.status) for s in result.steps] == [
+        ("refund-policy", 200),
+        ("create", 200),
+        ("create again (same channel booking number)", 400),
+        ("check by channel booking number", 200),
+        ("confirm", 200),
+    ]
+    assert result.ok
+    assert result.steps[2].answer == {"code": "3000", "error": "Please check your input information"}
+    assert result.steps[3].answer["vendor_booking_number"] == result.sale.vendor_booking_number
+    assert Booking.objects.get().status == "confirmed"
+    assert stock(room_type, day(1)) == {"held": 0, "taken": 1, "available": 2}
+
+
+def test_a_step_is_what_the_hub_expects_only_with_its_status_and_required_values():
+    assert sales.Step("create again", 400, {"code": "3000"}, expected=400).ok
+    assert not sales.Step("create again", 200, {"vendor_booking_number": "VH2"}, expected=400).ok
+    found = {"vendor_booking_number": "VH1"}
+    assert sales.Step("check", 200, {"vendor_booking_number": "VH1"}, want=found).ok
+    assert not sales.Step("check", 200, {"vendor_booking_number": "VH2"}, want=found).ok
+
+
+def test_a_sale_with_no_mapping_sends_no_rateplan_id(hub_side):
+    room_type, standalone, _package = seed()
+
+    result = sales.sell(rateplan_id=standalone.vendor_id, unmapped=True)
+
+    assert result.ok, result.refusal
+    booking = Booking.objects.get()
+    assert (booking.room_type, booking.rate_plan, booking.status) == (room_type, None, "confirmed")
+    policy, create = InboundCall.objects.filter(path__startswith="/refund-policy").get(), result.steps[1]
+    assert "rateplan_id" not in policy.path
+    assert "rateplan_id" not in json.loads(InboundCall.objects.get(method="POST").request_body)
+    assert "rateplan_id" not in create.answer
+    assert "rateplan_id" not in sales.booking_lookup(result.sale.vendor_booking_number)
+
+
+def test_extra_adults_are_charged_in_the_amount(hub_side):
+    _room_type, standalone, _package = seed(extra_adult_price=20_000)  # standard capacity 2
+
+    result = sales.sell(rateplan_id=standalone.vendor_id, nights=2, adults=3)
+
+    assert result.ok, result.refusal
+    assert result.steps[1].answer["amount"] == 2 * (RATE + 20_000)
+    assert [rate["amount"] for rate in result.steps[1].answer["rates"]] == [RATE, RATE]
+
+
+def test_the_command_sells_with_no_mapping_and_a_repeated_create(hub_side, capsys):
+    _room_type, standalone, _package = seed()
+
+    call_command("sandbox_sell", "--rateplan", standalone.vendor_id, "--unmapped", "--repeat", "--adults", "3")
+
+    out = capsys.readouterr().out
+    assert "create again (same channel booking number): 400" in out
+    assert "check by channel booking number: 200" in out
+    assert Booking.objects.get().rate_plan is None
