@@ -52,6 +52,8 @@ def test_from_an_empty_database_to_staging_then_production(page, live_server, wo
     expect(page.locator("tr.vh-fail")).to_have_count(0)
 
     call_command("hub_environment", "--switch-to", "production", "--yes", verbosity=0)
+    # The command sends in its own process; what the worker was sending meanwhile, the worker finishes.
+    wait_until(all_synced, message="everything at the production hub")
 
     objects = (("property", prop), ("roomtype", room_type), ("rateplan_model", standalone))
     objects += (("rateplan_model", package), *(("rateplan", plan) for plan in plans))
