@@ -11,7 +11,7 @@ from django.db import connection
 from django.http import JsonResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, ngettext_lazy
 from django.views.decorators.cache import never_cache
 
 from core.heartbeat import BEAT, STALE_AFTER, WORKER_PREFIX, heartbeats
@@ -143,6 +143,22 @@ def _duration(seconds):
     return ngettext("%(count)d hour", "%(count)d hours", seconds // 3600) % {"count": seconds // 3600}
 
 
+def _process_sentence(part, *, alive, never, silent):
+    """(ok, sentence) of a process that writes heartbeats: alive, never seen, or silent for how long."""
+    if part.ok:
+        return True, alive
+    seen = part.details["last_seen_seconds"]
+    return False, never if seen is None else silent % {"time": _duration(seen)}
+
+
+def _backlog_sentence(part, *, count, oldest, idle, waiting, failed):
+    """(ok, sentence) of a backlog: nothing waiting, or how much since when; and how many failed."""
+    sentence = idle if oldest is None else waiting % {"count": count, "time": _duration(oldest)}
+    if part.details["failed"]:
+        sentence = f"{sentence} {failed % {'count': part.details['failed']}}"
+    return part.ok, sentence
+
+
 def health_sentences(parts):
     """The deep health in words, for the superuser's dashboard: [(ok, sentence)], one per part."""
     services = {"database": _("The database"), "cache": _("Redis (the cache)"), "broker": _("Redis (the task queue)")}
@@ -155,64 +171,57 @@ def health_sentences(parts):
     ]
     if "worker" not in parts:  # the database is down: nothing more can be read
         return said
-    worker, beat, outbox, jobs = (parts[name] for name in ("worker", "beat", "outbox", "jobs"))
-    worker_seen, beat_seen = worker.details["last_seen_seconds"], beat.details["last_seen_seconds"]
-    if worker.ok:
-        said.append(
-            (True, _("A worker is running (%(names)s).") % {"names": ", ".join(sorted(worker.details["alive"]))})
+    worker = parts["worker"]
+    said.append(
+        _process_sentence(
+            worker,
+            alive=_("A worker is running (%(names)s).") % {"names": ", ".join(sorted(worker.details["alive"]))},
+            never=_("No worker has ever been seen: nothing reaches the hub and no e-mail is sent."),
+            silent=_("No worker seen for %(time)s: nothing reaches the hub and no e-mail is sent."),
         )
-    elif worker_seen is None:
-        said.append((False, _("No worker has ever been seen: nothing reaches the hub and no e-mail is sent.")))
-    else:
-        said.append(
-            (
-                False,
-                _("No worker seen for %(time)s: nothing reaches the hub and no e-mail is sent.")
-                % {"time": _duration(worker_seen)},
-            )
+    )
+    said.append(
+        _process_sentence(
+            parts["beat"],
+            alive=_("Beat is running: retries, sweeps and scheduled runs happen."),
+            never=_("Beat has never been seen: nothing is retried, swept or run on schedule."),
+            silent=_("Beat not seen for %(time)s: nothing is retried, swept or run on schedule."),
         )
-    if beat.ok:
-        said.append((True, _("Beat is running: retries, sweeps and scheduled runs happen.")))
-    elif beat_seen is None:
-        said.append((False, _("Beat has never been seen: nothing is retried, swept or run on schedule.")))
-    else:
-        said.append(
-            (
-                False,
-                _("Beat not seen for %(time)s: nothing is retried, swept or run on schedule.")
-                % {"time": _duration(beat_seen)},
-            )
+    )
+    said.append(
+        _backlog_sentence(
+            parts["outbox"],
+            count=parts["outbox"].details["pending"],
+            oldest=parts["outbox"].details["oldest_pending_seconds"],
+            idle=_("Every change has reached the hub."),
+            waiting=ngettext_lazy(
+                "%(count)d change waits for the hub, the oldest for %(time)s.",
+                "%(count)d changes wait for the hub, the oldest for %(time)s.",
+                "count",
+            ),
+            failed=ngettext_lazy(
+                "%(count)d was refused by the hub (see the hub sync states).",
+                "%(count)d were refused by the hub (see the hub sync states).",
+                "count",
+            ),
         )
-    pending, oldest = outbox.details["pending"], outbox.details["oldest_pending_seconds"]
-    if oldest is None:
-        sentence = _("Every change has reached the hub.")
-    else:
-        sentence = ngettext(
-            "%(count)d change waits for the hub, the oldest for %(time)s.",
-            "%(count)d changes wait for the hub, the oldest for %(time)s.",
-            pending,
-        ) % {"count": pending, "time": _duration(oldest)}
-    if outbox.details["failed"]:
-        sentence += " " + ngettext(
-            "%(count)d was refused by the hub (see the hub sync states).",
-            "%(count)d were refused by the hub (see the hub sync states).",
-            outbox.details["failed"],
-        ) % {"count": outbox.details["failed"]}
-    said.append((outbox.ok, sentence))
-    waiting, oldest = jobs.details["waiting"], jobs.details["oldest_waiting_seconds"]
-    if oldest is None:
-        sentence = _("No background job is waiting (e-mails, reconciliations, read-backs).")
-    else:
-        sentence = ngettext(
-            "%(count)d background job waits, the oldest for %(time)s.",
-            "%(count)d background jobs wait, the oldest for %(time)s.",
-            waiting,
-        ) % {"count": waiting, "time": _duration(oldest)}
-    if jobs.details["failed"]:
-        sentence += " " + ngettext(
-            "%(count)d failed for good in the last 30 days.",
-            "%(count)d failed for good in the last 30 days.",
-            jobs.details["failed"],
-        ) % {"count": jobs.details["failed"]}
-    said.append((jobs.ok, sentence))
+    )
+    said.append(
+        _backlog_sentence(
+            parts["jobs"],
+            count=parts["jobs"].details["waiting"],
+            oldest=parts["jobs"].details["oldest_waiting_seconds"],
+            idle=_("No background job is waiting (e-mails, reconciliations, read-backs)."),
+            waiting=ngettext_lazy(
+                "%(count)d background job waits, the oldest for %(time)s.",
+                "%(count)d background jobs wait, the oldest for %(time)s.",
+                "count",
+            ),
+            failed=ngettext_lazy(
+                "%(count)d failed for good in the last 30 days.",
+                "%(count)d failed for good in the last 30 days.",
+                "count",
+            ),
+        )
+    )
     return said
