@@ -55,7 +55,8 @@ def _not_queued(job_id):
 class JobTask(Task):
     """Base of the tasks queued by job_queue: runs the task once per job and keeps the Job row in step."""
 
-    #: How long a run may hold its job before another worker may run it: longer than the task can run.
+    #: How long a run may hold its job before another worker may run it: longer than the task can run
+    #: (a task sets its own: `@shared_task(base=JobTask, lease=timedelta(...))`).
     lease = timedelta(minutes=10)
     #: Messages carry the keyword `job` that run() does not take: Celery must not check a retry's
     #: arguments against run()'s signature.

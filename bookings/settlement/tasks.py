@@ -11,14 +11,9 @@ from .services import RUN_TASK, reconciliation_run, reconciliations_nightly
 NIGHTLY_TASK = "settlement.tasks.reconciliations_nightly_task"
 
 
-class ReconciliationJob(JobTask):
-    """A run starts over when run again: no second run may start while one works (100,000 records take
-    about 20 s to a few minutes)."""
-
-    lease = timedelta(hours=1)
-
-
-@shared_task(name=RUN_TASK, base=ReconciliationJob, ignore_result=True)
+# A run starts over when run again: no second run may start while one works (100,000 records take about
+# 20 s to a few minutes).
+@shared_task(name=RUN_TASK, base=JobTask, lease=timedelta(hours=1), ignore_result=True)
 def reconciliation_run_task(reconciliation_id):
     """Run one reconciliation (asked for on the screen, or by the nightly task)."""
     reconciliation_run(reconciliation_id=reconciliation_id)
