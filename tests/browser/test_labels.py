@@ -140,6 +140,11 @@ def test_pages_fetch_nothing_from_outside_and_nothing_missing(page, live_server,
     page.goto(f"{live_server.url}/api/docs/")
 
     expect(page.locator("h1").first).to_contain_text("vendorhub vendor API", timeout=15_000)
+    # A request the policy stops is reported failed a moment after it was made: wait for that on this page.
+    for _ in range(50):
+        if all(url in blocked for url in outside):
+            break
+        page.wait_for_timeout(100)
     page.goto(f"{live_server.url}/favicon.ico")
     assert [url for url in outside if url not in blocked] == []
     assert missing == [], missing
