@@ -411,6 +411,7 @@ def validate_rateplan(body: dict, *, create: bool) -> dict:
     return obj({"status": Field(status)})(body, "")
 
 
-def validate_locale(value: str) -> str:
-    """The locale query parameter of the code catalog."""
-    return locale(value, "locale")
+def validate_no_query(query) -> None:
+    """SPEC: the code catalog (GET /meta) takes no parameters; any is refused, named."""
+    for name in query:
+        _fail(name, "unknown query parameter (GET /gds/vendor/meta takes none)")

@@ -17,7 +17,7 @@ from .errors import HubError, MethodNotAllowed, NotFound, PayloadTooLarge, Unaut
 from .hubs import STAGING, current_hub, hub_token, serving
 from .models import SandboxRequest
 from .selectors import ResourceKind
-from .validation import parse_json, validate_locale
+from .validation import parse_json, validate_no_query
 
 
 def _answer(data: dict | list, status: int = 200) -> JsonResponse:
@@ -105,10 +105,11 @@ class HubView(View):
 
 
 class CatalogView(HubView):
-    """GET /gds/vendor/meta: the code catalog; names in Korean, or English for ?locale= other than ko-KR."""
+    """GET /gds/vendor/meta: the code catalog. SPEC: no parameters; any is refused (400)."""
 
     def get(self, request):
-        return {"data": catalog_tree(validate_locale(request.GET.get("locale", "ko-KR")))}
+        validate_no_query(request.GET)
+        return {"data": catalog_tree()}
 
 
 class PropertyCollectionView(HubView):

@@ -26,9 +26,8 @@ class Endpoint:
 _P = "/properties/{pid}"
 _RT = _P + "/roomtypes/{rid}"
 
+#: SPEC: GET /meta takes no parameters (a hub may refuse any it does not know).
 CATALOG = Endpoint("catalog", "GET", "/meta")
-#: OURS: the catalog names codes in one locale, chosen with this query parameter (default ko-KR).
-CATALOG_LOCALE_PARAM = "locale"
 
 PROPERTY_CREATE = Endpoint("property.create", "POST", "/properties")
 PROPERTY_UPDATE = Endpoint("property.update", "PATCH", _P)
