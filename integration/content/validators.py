@@ -5,7 +5,8 @@ import re
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-_REFUND_KEY = re.compile(r"^\d+d$")
+# SPEC: days before check-in written 0d, 1d, 2d...: no leading zero, a lowercase d.
+_REFUND_KEY = re.compile(r"(0|[1-9][0-9]*)d")
 
 
 def _is_number(value):
@@ -17,7 +18,7 @@ def validate_refunds(value):
     if not isinstance(value, dict):
         raise ValidationError(_("The refund policy must map days before check-in to a percentage."))
     for key, percent in value.items():
-        if not isinstance(key, str) or not _REFUND_KEY.match(key):
+        if not isinstance(key, str) or not _REFUND_KEY.fullmatch(key):
             raise ValidationError(
                 _("'%(key)s' is not a number of days before check-in such as 0d, 1d or 7d."), params={"key": key}
             )

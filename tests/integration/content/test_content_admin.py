@@ -244,3 +244,21 @@ def test_property_list_shows_sync_state_without_a_query_per_row(client, superuse
         response = client.get(reverse("admin:integration_property_changelist"))
 
     assert response.content.decode().count("sync-badge sync-pending") == 15
+
+
+def test_the_screens_name_the_fields_the_hub_keeps(manager_client, property_a, settings):
+    """Contract section 1: a field with a format cannot be cleared at the hub, and the screen says so."""
+    settings.LANGUAGE_CODE = "en"
+    room_type = RoomTypeFactory(property=property_a)
+
+    property_page = manager_client.get(reverse("admin:integration_property_change", args=[property_a.pk]))
+    room_page = manager_client.get(reverse("admin:integration_roomtype_change", args=[room_type.pk]))
+
+    assert (
+        "The hub cannot clear email, phone, SMS sender number, check-in time, check-out time, website: emptied here"
+        in property_page.content.decode()
+    )
+    assert (
+        "The hub cannot clear minimum stay (nights), maximum stay (nights), size (m²), standard capacity, "
+        "maximum capacity" in room_page.content.decode()
+    )
