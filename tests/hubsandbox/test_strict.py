@@ -1,6 +1,8 @@
 """The sandbox as strict as the spec where our own sender could otherwise pass and the real hub refuse
 (issue 24): null only where the spec allows it, exactly one standalone model before rate plans, the sale
-window, and URIs written in ASCII."""
+window, ids holding "/" found by their quoted segment, and URIs written in ASCII."""
+
+import pytest
 
 from hubsandbox import state
 
@@ -50,6 +52,23 @@ def test_rate_plans_arrive_only_once_the_property_has_its_standalone_model(hub):
     assert state.list_resources("rateplan", "p9") == []
     ok(hub.post("/properties/p9/rateplan-models", {"id": "std", "type": "standalone", "i18n": [KO]}))
     ok(hub.post("/properties/p9/roomtypes/r1/rateplans", plan))
+
+
+@pytest.mark.parametrize(("vendor_id", "segment"), [("a/b", "a%2Fb"), ("50%", "50%25"), ("서촌/한옥", "서촌%2F한옥")])
+def test_an_id_holding_a_slash_or_a_percent_is_found_by_its_quoted_segment(hub, vendor_id, segment):
+    ok(hub.post("/properties", {"id": vendor_id, "i18n": [KO]}))
+
+    assert ok(hub.patch(f"/properties/{segment}", {"phone": "02-000-0000"}))["id"] == vendor_id
+    assert ok(hub.get(f"/properties/{segment}"))["phone"] == "02-000-0000"
+    ok(hub.post(f"/properties/{segment}/roomtypes", {"id": "r/1", "i18n": [KO]}))
+    assert ok(hub.get(f"/properties/{segment}/roomtypes/r%2F1"))["id"] == "r/1"
+    assert state.request_log(method="PATCH").get().path == f"/gds/vendor/properties/{segment}"
+
+
+def test_a_path_with_more_segments_is_not_an_id_holding_a_slash(hub):
+    ok(hub.post("/properties", {"id": "a/b", "i18n": [KO]}))
+
+    assert error(hub.get("/properties/a/b"), 404) == "no hub endpoint GET /gds/vendor/properties/a/b"
 
 
 def test_a_url_with_korean_letters_must_be_sent_percent_encoded(hub, prop):

@@ -1,6 +1,6 @@
 """Issue 24, the content side: what we send is what the spec lets the hub take, against the strict sandbox
 over real HTTP. A full resync and the PATCH after a 409 clear what the hub holds and we do not, as the
-contract's section 1 says; URLs holding Korean reach the hub; a property's package
+contract's section 1 says; ids holding "/" and URLs holding Korean reach the hub; a property's package
 models and rate plans wait for its standalone model."""
 
 import io
@@ -115,6 +115,21 @@ def test_the_patch_after_a_409_on_create_clears_what_the_hub_holds(hub):
     assert_hub_holds(model)
     assert extra_fields(hub, model) == set()
     assert_no_null_where_the_spec_forbids_it()
+
+
+def test_an_id_stored_with_a_slash_is_patched_at_its_quoted_path_and_found(hub):
+    prop = PropertyFactory(vendor_id="a/b")  # stored before the vendor id rule: forms refuse it now
+    korean(prop, name="옛 숙소")
+    send(prop)
+    prop.phone = "02-123-4567"
+    prop.save()
+
+    assert send(prop) == Outcome.SENT
+
+    patch = SyncAttempt.objects.order_by("-pk").first()
+    assert (patch.method, patch.path, patch.status_code) == ("PATCH", "/gds/vendor/properties/a%2Fb", 200)
+    assert hub.get_resource("property", "a/b")["phone"] == "02-123-4567"
+    assert hub.request_log(method="PATCH").get().path == "/gds/vendor/properties/a%2Fb"
 
 
 def test_urls_holding_korean_letters_are_sent_as_uris(hub):
