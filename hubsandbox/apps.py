@@ -15,6 +15,10 @@ class HubSandboxConfig(AppConfig):
         from django.db.models.signals import post_migrate
 
         post_migrate.connect(_seed_channels, sender=self, dispatch_uid="hubsandbox.channels_seed")
+        # Django's own servers (runserver, the tests' live server) pass the path as sent, as gunicorn does.
+        from .paths import keep_request_target
+
+        keep_request_target()
         # A mistyped HUB_SANDBOX_FAULTS stops start-up instead of failing every request later.
         from django.core.exceptions import ImproperlyConfigured
 

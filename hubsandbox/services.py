@@ -2,8 +2,8 @@
 
 Each function validates the body (ValidationError, 400), looks up the path's parents (NotFound, 404),
 refuses a create of an existing id (Conflict, 409) and applies a PATCH as an RFC 7396 merge patch.
-Writes under a property lock its row first, so that checks across its resources (one standalone
-model, one rate plan per room type and model) hold under concurrent requests.
+Writes under a property lock its row first, so that checks across its resources (exactly one standalone
+model once rate plans arrive, one rate plan per room type and model) hold under concurrent requests.
 """
 
 from django.db import IntegrityError, transaction
@@ -18,6 +18,7 @@ from .validation import (
     validate_rateplan,
     validate_rateplan_model,
     validate_roomtype,
+    validate_sale_window,
 )
 
 # What a resource holds for the fields its create body left out. The spec's read shapes require
@@ -118,6 +119,18 @@ def roomtype_update(*, property_id: str, roomtype_id: str, body: dict) -> Sandbo
 # --- Rate plan models --------------------------------------------------------------------------
 
 
+def _refuse_without_one_standalone(prop: SandboxProperty):
+    """SPEC: "each property must have exactly one standalone model". A property cannot have one from its
+    creation, so the hub checks it where it matters (OURS): when a rate plan arrives, since a plan's rates
+    are the standalone plan's or a difference against them. A second standalone is refused on its own
+    (below); the role may still move from one model to another, by a PATCH of each."""
+    if not prop.rateplan_models.filter(type=RateplanModelType.STANDALONE).exists():
+        raise ValidationError(
+            f"vendor_rateplan_model_id: property {prop.vendor_id!r} has no standalone rate plan model; "
+            "a property has exactly one, before any rate plan"
+        )
+
+
 def _refuse_second_standalone(prop: SandboxProperty, model_id: str):
     other = prop.rateplan_models.filter(type=RateplanModelType.STANDALONE).exclude(vendor_id=model_id).first()
     if other is not None:
@@ -138,12 +151,9 @@ def rateplan_model_create(*, property_id: str, body: dict) -> SandboxRateplanMod
             raise Conflict(f"rate plan model {vendor_id!r} already exists in property {property_id!r}")
         if model_type == RateplanModelType.STANDALONE:
             _refuse_second_standalone(prop, vendor_id)
-        return SandboxRateplanModel.objects.create(
-            property=prop,
-            vendor_id=vendor_id,
-            type=model_type,
-            content=merge_patch(RATEPLAN_MODEL_DEFAULTS, cleaned),
-        )
+        content = merge_patch(RATEPLAN_MODEL_DEFAULTS, cleaned)
+        validate_sale_window(content)
+        return SandboxRateplanModel.objects.create(property=prop, vendor_id=vendor_id, type=model_type, content=content)
 
 
 def rateplan_model_update(*, property_id: str, model_id: str, body: dict) -> SandboxRateplanModel:
@@ -156,6 +166,7 @@ def rateplan_model_update(*, property_id: str, model_id: str, body: dict) -> San
             _refuse_second_standalone(model.property, model_id)
         model.type = model_type
         model.content = merge_patch(model.content, cleaned)
+        validate_sale_window(model.content)
         model.save(update_fields=["type", "content", "updated_at"])
     return model
 
@@ -179,6 +190,7 @@ def rateplan_create(*, property_id: str, roomtype_id: str, body: dict) -> Sandbo
             raise ValidationError(
                 f"vendor_rateplan_model_id: no rate plan model {model_id!r} in property {property_id!r}"
             )
+        _refuse_without_one_standalone(prop)
         if prop.rateplans.filter(vendor_id=vendor_id).exists():
             raise Conflict(f"rate plan {vendor_id!r} already exists in property {property_id!r}")
         twin = roomtype.rateplans.filter(rateplan_model=model).first()

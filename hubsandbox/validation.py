@@ -5,10 +5,12 @@ Every check raises ValidationError (HTTP 400) whose message names the field, e.g
 the same fields, with integral numbers such as 2.0 turned into 2 and "channels": [] turned into None
 (both mean "all channels"). A None value left in a cleaned body means "clear this field".
 
-Null (RFC 7396: remove the member) is accepted where the spec says a field may be null, and on every
-field the read shapes list as optional (a property's email, phone, ... refunds; a room type's stay,
-size, capacities, details and bedtype): a field that may be absent can be cleared. Fields the read
-shapes require (status, i18n, tag lists, photos, settings) may not be null.
+Null (RFC 7396: remove the member) is accepted only where the spec marks a field nullable: a property's
+settings.extra_adult_price, and a rate plan model's sale_from, sale_to, min_los, max_los and channels.
+Anywhere else null is refused, as the spec's "null clears where the schema allows null" has it: a map or
+array is cleared by sending it empty, a plain text by an empty string, and a field with a format (email,
+phone, checkin, website, a room type's size or stays...) cannot be cleared once set (hub-contract.md
+section 1).
 """
 
 import json
@@ -28,13 +30,17 @@ from .errors import HubError, UnsupportedMediaType
 CONTENT_STATUSES = ("enabled", "disabled")
 RATEPLAN_MODEL_TYPES = ("standalone", "package")
 MEALS = ("breakfast", "lunch", "dinner")
+BED_COUNTS = ("single_beds", "double_beds", "bunk_beds")
 ID_MAX_LENGTH = 40
 #: Media types a body may be sent as; RFC 7396 names the second for merge patches.
 JSON_CONTENT_TYPES = ("application/json", "application/merge-patch+json")
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TIME = re.compile(r"(\d{2}):(\d{2})")
-_REFUND_DAYS = re.compile(r"\d+d")
+# Days before check-in: 0d, 1d, 2d... (no leading zero, a lowercase d).
+_REFUND_DAYS = re.compile(r"(0|[1-9][0-9]*)d")
+# Line breaks, for the fields the spec keeps on one line (str.splitlines() splits on each of these).
+_LINE_BREAK = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 # An absolute URI (RFC 3986): a scheme, a colon, then URI characters only (no spaces, no raw non-ASCII).
 _URI = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+")
 
@@ -80,6 +86,14 @@ def string(*, non_empty: bool = False, max_length: int | None = None) -> Check:
         return value
 
     return check
+
+
+def single_line(value, path):
+    """A string on one line (the spec's "single line")."""
+    string()(value, path)
+    if _LINE_BREAK.search(value):
+        _fail(path, "must be a single line (no line breaks)")
+    return value
 
 
 def integer(*, minimum: int) -> Check:
@@ -247,9 +261,17 @@ def tags(group: str) -> Check:
     return check
 
 
+#: The translation fields the spec keeps on one line.
+SINGLE_LINE_FIELDS = frozenset({"address"})
+
+
 def i18n(entry_fields: tuple[str, ...], *, min_items: int = 0) -> Check:
     """An array of translations, one entry per locale; address_detail needs address in the same entry."""
-    entry = obj({"locale": Field(locale)} | {name: Field(string()) for name in entry_fields}, required=("locale",))
+    entry = obj(
+        {"locale": Field(locale)}
+        | {name: Field(single_line if name in SINGLE_LINE_FIELDS else string()) for name in entry_fields},
+        required=("locale",),
+    )
 
     def check(value, path):
         entries = array(entry, min_items=min_items)(value, path)
@@ -287,19 +309,18 @@ PROPERTY_FIELDS = {
             )
         )
     ),
-    "email": Field(email, nullable=True),
-    "phone": Field(string(), nullable=True),
-    "sms_phone": Field(string(), nullable=True),
-    "checkin": Field(time_string, nullable=True),
-    "checkout": Field(time_string, nullable=True),
-    "website": Field(uri, nullable=True),
+    "email": Field(email),
+    "phone": Field(string()),
+    "sms_phone": Field(string()),
+    "checkin": Field(time_string),
+    "checkout": Field(time_string),
+    "website": Field(uri),
     "refunds": Field(
         string_map(
             key_pattern=_REFUND_DAYS,
-            key_hint="a number of days before check-in such as 0d, 1d, 2d",
+            key_hint="a number of days before check-in such as 0d, 1d, 2d (no leading zero, a lowercase d)",
             value=number(between=(0, 100)),
-        ),
-        nullable=True,
+        )
     ),
     "classifications": Field(tags("classification")),
     "property_tags": Field(tags("property")),
@@ -313,19 +334,17 @@ PROPERTY_FIELDS = {
 ROOMTYPE_FIELDS = {
     "status": Field(status),
     "i18n": Field(i18n(("name", "description"))),
-    "min_stay": Field(integer(minimum=1), nullable=True),
-    "max_stay": Field(integer(minimum=1), nullable=True),
-    "size": Field(number(), nullable=True),
-    "standard_capacity": Field(integer(minimum=1), nullable=True),
-    "max_capacity": Field(integer(minimum=1), nullable=True),
+    "min_stay": Field(integer(minimum=1)),
+    "max_stay": Field(integer(minimum=1)),
+    "size": Field(number()),
+    "standard_capacity": Field(integer(minimum=1)),
+    "max_capacity": Field(integer(minimum=1)),
     "roomtype_tags": Field(tags("roomtype")),
     "amenity_tags": Field(tags("amenity")),
     "view_tags": Field(tags("view")),
-    "details": Field(string_map(key_pattern=None, value=number()), nullable=True),
-    "bedtype": Field(
-        obj({name: Field(integer(minimum=0)) for name in ("single_beds", "double_beds", "bunk_beds")}),
-        nullable=True,
-    ),
+    "details": Field(string_map(key_pattern=None, value=number())),
+    # SPEC: the three counts make the bed type; a part of it is refused.
+    "bedtype": Field(obj({name: Field(integer(minimum=0)) for name in BED_COUNTS}, required=BED_COUNTS)),
     "photos": Field(array(photo)),
 }
 
@@ -411,6 +430,14 @@ def validate_rateplan(body: dict, *, create: bool) -> dict:
     return obj({"status": Field(status)})(body, "")
 
 
-def validate_locale(value: str) -> str:
-    """The locale query parameter of the code catalog."""
-    return locale(value, "locale")
+def validate_sale_window(content: dict):
+    """A rate plan model's sale window, as it stands once a body is applied: sale_from not after sale_to."""
+    sale_from, sale_to = content.get("sale_from"), content.get("sale_to")
+    if sale_from and sale_to and sale_from > sale_to:
+        _fail("sale_to", f"{sale_to} is before sale_from {sale_from}: the sale window must end on or after its start")
+
+
+def validate_no_query(query) -> None:
+    """SPEC: the code catalog (GET /meta) takes no parameters; any is refused, named."""
+    for name in query:
+        _fail(name, "unknown query parameter (GET /gds/vendor/meta takes none)")

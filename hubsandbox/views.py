@@ -16,8 +16,9 @@ from .catalog import catalog_tree
 from .errors import HubError, MethodNotAllowed, NotFound, PayloadTooLarge, Unauthorized
 from .hubs import STAGING, current_hub, hub_token, serving
 from .models import SandboxRequest
+from .paths import route_as_sent
 from .selectors import ResourceKind
-from .validation import parse_json, validate_locale
+from .validation import parse_json, validate_no_query
 
 
 def _answer(data: dict | list, status: int = 200) -> JsonResponse:
@@ -26,7 +27,8 @@ def _answer(data: dict | list, status: int = 200) -> JsonResponse:
 
 
 def _hub_path(request) -> str:
-    """The request's path as the hub would see it, without the prefix the sandbox is mounted at."""
+    """The request's path as the hub would see it (as sent: paths.py), without the prefix the sandbox is
+    mounted at."""
     prefix = reverse(f"{request.resolver_match.namespace}:meta").removesuffix("gds/vendor/meta")
     return "/" + request.path.removeprefix(prefix)
 
@@ -46,6 +48,10 @@ class HubView(View):
     and one SandboxRequest row per request received."""
 
     def dispatch(self, request, *args, hub=STAGING, **kwargs):
+        match = route_as_sent(request)
+        if match is not None:
+            # Django routed the decoded path (a%2Fb as a/b): the view of the path as sent answers.
+            return match.func(request, *match.args, **match.kwargs)
         # The prefix the request came under names the hub (hubs.py); everything below is addressed to it.
         with serving(hub):
             return self._dispatch(request, *args, **kwargs)
@@ -105,10 +111,11 @@ class HubView(View):
 
 
 class CatalogView(HubView):
-    """GET /gds/vendor/meta: the code catalog; names in Korean, or English for ?locale= other than ko-KR."""
+    """GET /gds/vendor/meta: the code catalog. SPEC: no parameters; any is refused (400)."""
 
     def get(self, request):
-        return {"data": catalog_tree(validate_locale(request.GET.get("locale", "ko-KR")))}
+        validate_no_query(request.GET)
+        return {"data": catalog_tree()}
 
 
 class PropertyCollectionView(HubView):

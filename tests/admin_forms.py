@@ -32,3 +32,16 @@ def changeform_data(response, **overrides):
             data.update(_form_data(form))
     data.update(overrides)
     return {key: value for key, value in data.items() if value is not None}
+
+
+def submit(client, url, **fields):
+    """Submit an admin add or change form with fields changed; return (response, field errors, formset
+    errors), the errors empty when it was saved."""
+    response = client.post(url, changeform_data(client.get(url), **fields))
+    if response.status_code == 302:
+        return response, {}, []
+    form_errors = response.context["adminform"].form.errors
+    formset_errors = [
+        str(error) for inline in response.context["inline_admin_formsets"] for error in inline.formset.non_form_errors()
+    ]
+    return response, form_errors, formset_errors

@@ -56,9 +56,11 @@ def fast_sync(settings):
 
 
 @pytest.fixture(scope="module")
-def celery_worker_thread(django_db_blocker):
+def celery_worker_thread(django_db_setup, django_db_blocker):
     """A real Celery worker (in a thread) consuming the configured broker: memory, or Redis in CI.
-    Started once per module: it reads the settings of the running test when a task arrives."""
+    Started once per module: it reads the settings of the running test when a task arrives. The test
+    database exists before it starts (its start-up frees its leases there), even when the module's
+    first test asks for it first."""
     celery_app.control.purge()
     # The worker thread's database connection is closed after each task, so that none is left open
     # between tests or when the test database is dropped.

@@ -29,6 +29,7 @@ import datetime
 import re
 from dataclasses import dataclass, field
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -36,6 +37,7 @@ from django.utils.translation import gettext_lazy
 from ..channels.selectors import open_channels
 from ..content.choices import RatePlanType
 from ..content.models import RoomType
+from ..content.validators import validate_vendor_id
 from ..csv_files import csv_records
 from .dates import ari_window
 from .selectors import rate_plans_of
@@ -150,7 +152,7 @@ def ari_csv_cells(prop, rows):
         if not row.room_type:
             problems.append(_("Give the room type's vendor id."))
         elif room_type is None:
-            problems.append(_("Unknown room type “%(id)s” in this property.") % {"id": row.room_type})
+            problems.append(_unknown(row.room_type, _("Unknown room type “%(id)s” in this property.")))
         target = room_type
         if kind == KIND_AVAILABILITY and row.rate_plan:
             problems.append(_("An availability row names no rate plan: leave rate_plan empty."))
@@ -185,13 +187,23 @@ def ari_csv_cells(prop, rows):
     return cells
 
 
+def _unknown(vendor_id, message):
+    """The problem of a vendor id that names nothing here: the vendor id rule's message when it breaks the
+    rule (ids stored before the rule are still found), else message."""
+    try:
+        validate_vendor_id(vendor_id)
+    except ValidationError as error:
+        return f"“{vendor_id}”: {error.messages[0]}"
+    return message % {"id": vendor_id}
+
+
 def _rate_plan_of_row(row, kind, plans, room_type, problems):
     if not row.rate_plan:
         problems.append(_("Give the rate plan's vendor id."))
         return None
     plan = plans.get(row.rate_plan)
     if plan is None:
-        problems.append(_("Unknown rate plan “%(id)s” in this property.") % {"id": row.rate_plan})
+        problems.append(_unknown(row.rate_plan, _("Unknown rate plan “%(id)s” in this property.")))
         return None
     if room_type is not None and plan.room_type_id != room_type.pk:
         problems.append(

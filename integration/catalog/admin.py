@@ -14,8 +14,8 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils import translation
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from ..hub.client import HubError
 from .choices import CatalogGroup
@@ -85,26 +85,22 @@ class CatalogSnapshotAdmin(admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("codes"))
     def codes(self, snapshot):
-        """Every code of every group with its Korean and English label."""
+        """Every code of every group with its label (the hub's names)."""
         catalog = Catalog(snapshot)
         sections = []
         for group in CatalogGroup:
             rows = format_html_join(
                 "",
-                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
-                (
-                    (code, catalog.label(group, code, "ko"), catalog.label(group, code, "en"))
-                    for code in catalog.paths[group]
-                ),
+                "<tr><td><code>{}</code></td><td>{}</td></tr>",
+                ((code, catalog.label(group, code)) for code in catalog.paths[group]),
             )
             sections.append(
                 format_html(
-                    '<h3>{}</h3><table class="vh-catalog-codes"><thead><tr><th>{}</th><th>{}</th><th>{}</th></tr>'
+                    '<h3>{}</h3><table class="vh-catalog-codes"><thead><tr><th>{}</th><th>{}</th></tr>'
                     "</thead><tbody>{}</tbody></table>",
                     group.label,
                     _("Code"),
-                    _("Korean"),
-                    _("English"),
+                    _("Name"),
                     rows,
                 )
             )
@@ -119,9 +115,9 @@ class CodeMappingChangeList(ChangeList):
 
     def get_results(self, request):
         super().get_results(request)
-        catalog, language = catalog_read(), get_language()
+        catalog = catalog_read()
         for mapping in self.result_list:
-            mapping.hub_label = catalog.label(mapping.group, mapping.hub_code, language) if catalog else None
+            mapping.hub_label = catalog.label(mapping.group, mapping.hub_code) if catalog else None
 
 
 #: Where a previewed file waits in the session for "Apply".

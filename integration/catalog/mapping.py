@@ -5,7 +5,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db import models, transaction
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -124,7 +124,7 @@ def _plan_row(row, catalog, existing, first_line):
                 % {"code": row.hub_code, "group": CatalogGroup(row.group).label}
             )
         else:
-            row.hub_label = catalog.label(row.group, row.hub_code, translation.get_language())
+            row.hub_label = catalog.label(row.group, row.hub_code)
     row.problems = problems
     if problems:
         row.action = MappingImportAction.ERROR

@@ -8,14 +8,14 @@ from .choices import CatalogGroup
 
 
 class CatalogSnapshot(models.Model):
-    """The code catalog (GET /meta) as fetched at one time, in Korean and English."""
+    """The code catalog (GET /meta) as fetched at one time."""
 
     fetched_at = models.DateTimeField(_("fetched at"), auto_now_add=True, db_index=True)
     #: The hub environment it was fetched from (a switch fetches the new hub's at once).
     environment = models.CharField(
         _("hub environment"), max_length=12, choices=HubEnvironment.choices, default=HubEnvironment.STAGING
     )
-    #: {"ko-KR": {"classification": [nodes], ...}, "en-US": {...}}: the hub names codes per locale.
+    #: {"ko-KR": {"classification": [nodes], ...}}: the hub's answer, its names in Korean (selectors.SNAPSHOT_LOCALE).
     data = models.JSONField(_("catalog"))
 
     class Meta:

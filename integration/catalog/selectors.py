@@ -13,8 +13,9 @@ from ..content.models import Property, RoomType
 from .choices import CatalogGroup
 from .models import CatalogSnapshot, CodeMapping
 
-#: The locales a snapshot holds; the first is the hub's default and the source of the tree.
-SNAPSHOT_LOCALES = ("ko-KR", "en-US")
+#: The key a snapshot holds the hub's catalog under: the one answer of GET /meta, names as the hub gives
+#: them (Korean). Snapshots from before it was fetched once may hold an "en-US" answer too; it is not read.
+SNAPSHOT_LOCALE = "ko-KR"
 
 #: Which catalog group each tag field of Property and RoomType takes its codes from.
 TAG_FIELD_GROUPS = {
@@ -47,81 +48,66 @@ def _walk(nodes):
 
 def catalog_counts(snapshot):
     """How many codes (at any depth) each group of a snapshot has: {group: count}."""
-    tree = snapshot.data[SNAPSHOT_LOCALES[0]]
+    tree = snapshot.data[SNAPSHOT_LOCALE]
     return {group: sum(1 for _node in _walk(tree.get(group, []))) for group in CatalogGroup.values}
 
 
-def _locale_for(language):
-    """The snapshot locale whose names suit a Django language code: Korean for ko*, else English."""
-    return SNAPSHOT_LOCALES[0] if (language or settings.LANGUAGE_CODE).lower().startswith("ko") else "en-US"
-
-
 class Catalog:
-    """A snapshot parsed for reading: codes and their paths per group, names per locale.
-
-    The tree comes from the Korean answer (the hub's default); English names fall back to the Korean
-    one, and a missing name to the code, so both languages list the same codes.
-    """
+    """A snapshot parsed for reading: codes and their paths per group, and the hub's names, which every
+    language of our screens shows (the spec's catalog has one name per code); a missing name shows the code."""
 
     def __init__(self, snapshot):
         self.key = (snapshot.pk, snapshot.fetched_at)
         self.snapshot = snapshot
-        tree = snapshot.data[SNAPSHOT_LOCALES[0]]
+        tree = snapshot.data[SNAPSHOT_LOCALE]
         #: {group: {code: path}} in catalog order, parents before their children; path is the codes from
         #: the top-level node down to the code.
         self.paths = {group: {node["code"]: path for node, path in _walk(tree[group])} for group in tree}
         self.codes = {group: frozenset(paths) for group, paths in self.paths.items()}
         self.names = {
-            locale: {
-                group: {node["code"]: node["name"] for node, _path in _walk(nodes)}
-                for group, nodes in snapshot.data.get(locale, {}).items()
-            }
-            for locale in SNAPSHOT_LOCALES
+            group: {node["code"]: node["name"] for node, _path in _walk(nodes)} for group, nodes in tree.items()
         }
         self._choices = {}
 
-    def _name(self, group, code, locale):
-        for source in (locale, SNAPSHOT_LOCALES[0]):
-            name = self.names.get(source, {}).get(group, {}).get(code)
-            if name:
-                return name
-        return code
+    def _name(self, group, code):
+        return self.names.get(group, {}).get(code) or code
 
-    def _label(self, group, code, locale):
+    def _label(self, group, code):
         path = self.paths.get(group, {}).get(code, (code,))
-        return PATH_SEPARATOR.join(self._name(group, step, locale) for step in path)
+        return PATH_SEPARATOR.join(self._name(group, step) for step in path)
 
-    def label(self, group, code, language):
-        """The code's name with the names of its parents (joined by PATH_SEPARATOR) in the language (a
-        Django language code); None when the group lacks the code."""
+    def label(self, group, code):
+        """The code's name with the names of its parents (joined by PATH_SEPARATOR); None when the group
+        lacks the code."""
         if code not in self.codes.get(group, ()):
             return None
-        return self._label(group, code, _locale_for(language))
+        return self._label(group, code)
 
     def choices(self, group, language):
-        """Grouped choices of a group in the language (see catalog_choices), built once per group and locale."""
-        locale = _locale_for(language)
-        if (group, locale) not in self._choices:
-            self._choices[group, locale] = self._build_choices(group, locale)
-        return [(label, list(options)) for label, options in self._choices[group, locale]]
+        """Grouped choices of a group for a Django language code (see catalog_choices), built once per
+        group and language (Korean, or English for any other)."""
+        korean = (language or settings.LANGUAGE_CODE).lower().startswith("ko")
+        if (group, korean) not in self._choices:
+            self._choices[group, korean] = self._build_choices(group, korean)
+        return [(label, list(options)) for label, options in self._choices[group, korean]]
 
-    def _build_choices(self, group, locale):
+    def _build_choices(self, group, korean):
         below = {}  # top-level code -> the options of every code under it, in catalog order
         for code, path in self.paths.get(group, {}).items():
             if len(path) > 1:
-                below.setdefault(path[0], []).append((code, self._label(group, code, locale)))
+                below.setdefault(path[0], []).append((code, self._label(group, code)))
         optgroups, leaves = [], []
         for code, path in self.paths.get(group, {}).items():
             if len(path) > 1:
                 continue
-            option = (code, self._name(group, code, locale))
+            option = (code, self._name(group, code))
             if code in below:
                 optgroups.append((option[1], (option, *below[code])))
             else:
                 leaves.append(option)
         if leaves:
             # Built once and kept, so in the list's own language rather than whichever is active now.
-            with translation.override("ko" if locale == SNAPSHOT_LOCALES[0] else "en"):
+            with translation.override("ko" if korean else "en"):
                 label = _("Other") if optgroups else str(CatalogGroup(group).label)
             optgroups.append((label, tuple(leaves)))
         return tuple(optgroups)
@@ -176,18 +162,17 @@ def catalog_choices(group, language):
     """A group's codes as Django grouped choices: [(optgroup label, [(code, label), ...]), ...].
 
     Each top-level node with children is an optgroup holding itself and every code below it, labelled
-    with its path (names joined by PATH_SEPARATOR); top-level leaves share one last optgroup. Names are Korean
-    when language (a Django language code) starts with "ko", English otherwise. Empty before the
-    first fetch.
+    with its path (names joined by PATH_SEPARATOR); top-level leaves share one last optgroup, labelled in
+    language (a Django language code). Names are the hub's. Empty before the first fetch.
     """
     catalog = _latest_catalog()
     return catalog.choices(CatalogGroup(group), language) if catalog else []
 
 
-def catalog_label(group, code, language):
-    """The code's label with its path in the language, or None when the latest catalog lacks it."""
+def catalog_label(group, code):
+    """The code's label with its path, or None when the latest catalog lacks it."""
     catalog = _latest_catalog()
-    return catalog.label(CatalogGroup(group), code, language) if catalog else None
+    return catalog.label(CatalogGroup(group), code) if catalog else None
 
 
 _UNKNOWN_CODES = ngettext_lazy(

@@ -3,11 +3,11 @@
 from django.utils.translation import gettext as _
 
 from ..hub.client import HubError, get_hub_client
-from ..hub.endpoints import CATALOG, CATALOG_LOCALE_PARAM
+from ..hub.endpoints import CATALOG
 from ..hub.selectors import hub_environment_active
 from .choices import CatalogGroup
 from .models import CatalogSnapshot
-from .selectors import SNAPSHOT_LOCALES, Catalog, catalog_remember
+from .selectors import SNAPSHOT_LOCALE, Catalog, catalog_remember
 
 #: The Celery task that fetches the catalog (catalog.tasks), queued by name.
 REFRESH_TASK = "integration.tasks.catalog_refresh_task"
@@ -41,7 +41,7 @@ def _problem_in_nodes(nodes, path):
     return None
 
 
-def _validated_data(answer, *, locale):
+def _validated_data(answer):
     """The "data" object of a GET /meta answer; raises CatalogInvalid naming the first shape problem."""
     if not isinstance(answer, dict) or not isinstance(answer.get("data"), dict):
         problem = _('the answer is not an object with a "data" object')
@@ -60,26 +60,20 @@ def _validated_data(answer, *, locale):
                 None,
             )
     if problem:
-        raise CatalogInvalid(
-            _("The hub's code catalog (%(locale)s) is malformed: %(problem)s.") % {"locale": locale, "problem": problem}
-        )
+        raise CatalogInvalid(_("The hub's code catalog is malformed: %(problem)s.") % {"problem": problem})
     return answer["data"]
 
 
 def catalog_refresh(*, client=None):
-    """Fetch the catalog in Korean and in English and store it as one new CatalogSnapshot.
+    """Fetch the catalog (one GET /meta, as the spec has it: no parameters) and store it as a new
+    CatalogSnapshot. Its names are the hub's, in every language of our screens.
 
     Raises HubError (CatalogInvalid for a malformed answer); then nothing is stored.
     """
     environment = hub_environment_active()
     client = client or get_hub_client(environment)
-    data = {}
-    for locale in SNAPSHOT_LOCALES:
-        # Korean is the hub's default: it is asked without the parameter, which is our own convention
-        # (hub-contract.md, OURS), so that at least the Korean catalog works with any hub.
-        query = None if locale == SNAPSHOT_LOCALES[0] else {CATALOG_LOCALE_PARAM: locale}
-        data[locale] = _validated_data(client.call(CATALOG, query=query).data, locale=locale)
-    # Both calls are done: the insert is the only write, so no transaction spans the network.
-    snapshot = CatalogSnapshot.objects.create(data=data, environment=environment)
+    data = _validated_data(client.call(CATALOG).data)
+    # The call is done: the insert is the only write, so no transaction spans the network.
+    snapshot = CatalogSnapshot.objects.create(data={SNAPSHOT_LOCALE: data}, environment=environment)
     catalog_remember(Catalog(snapshot))
     return snapshot

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from ..access.admin_mixins import PropertyScopedAdmin, PropertyScopedAdminMixin
+from ..hub.payloads import HUB_KEEPS
 from ..sync.admin import sync_badge
 from ..sync.choices import SyncStatus
 from ..sync.models import SyncState
@@ -140,7 +141,7 @@ class HubContentAdmin(PropertyScopedAdmin):
         return display_name(obj)
 
     def get_readonly_fields(self, request, obj=None):
-        readonly = [*super().get_readonly_fields(request, obj), "hub_sync"]
+        readonly = [*super().get_readonly_fields(request, obj), "hub_sync", "hub_keeps"]
         if obj is not None:
             # The hub knows the resource by its vendor id: chosen once, on creation.
             readonly.append("vendor_id")
@@ -184,6 +185,15 @@ class HubContentAdmin(PropertyScopedAdmin):
             _("Sync log"),
         )
 
+    @admin.display(description=_("kept by the hub"))
+    def hub_keeps(self, obj):
+        """The fields the hub cannot clear (hub-contract.md section 1), named on the screen."""
+        kept = HUB_KEEPS.get(KIND_OF_MODEL[self.model], ())
+        names = [str(self.model._meta.get_field(name).verbose_name) for name in kept]
+        return _(
+            "The hub cannot clear %(fields)s: emptied here after they were sent, they keep their last value at the hub."
+        ) % {"fields": ", ".join(names)}
+
     @admin.action(description=_("Send to the hub now"))
     def send_now(self, request, queryset):
         self._request_sync(request, queryset, retry_failed=False)
@@ -213,7 +223,7 @@ class PropertyAdmin(HubContentAdmin):
     search_fields = ["name", "vendor_id"]
     inlines = [PropertyTranslationInline, PropertyPhotoInline]
     fieldsets = [
-        (None, {"fields": ["vendor_id", "name", "status", "hub_sync"]}),
+        (None, {"fields": ["vendor_id", "name", "status", "hub_sync", "hub_keeps"]}),
         (_("Contact"), {"fields": ["email", "phone", "sms_phone", "website"]}),
         (_("Stay"), {"fields": [("checkin", "checkout"), "extra_adult_price", "refunds"]}),
         (
@@ -233,7 +243,7 @@ class RoomTypeAdmin(HubContentAdmin):
     search_fields = ["name", "vendor_id", "property__name"]
     inlines = [RoomTypeTranslationInline, RoomTypePhotoInline]
     fieldsets = [
-        (None, {"fields": ["property", "vendor_id", "name", "status", "room_count", "hub_sync"]}),
+        (None, {"fields": ["property", "vendor_id", "name", "status", "room_count", "hub_sync", "hub_keeps"]}),
         (
             _("Stay and occupancy"),
             {"fields": [("min_stay", "max_stay"), ("standard_capacity", "max_capacity"), "size"]},

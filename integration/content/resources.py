@@ -10,7 +10,7 @@ from ..catalog.selectors import hub_codes_read
 from ..hub import endpoints, payloads
 from ..sync.models import ResourceKind
 from ..sync.resources import Call, Plan, PlanError, Resource, register
-from .choices import Locale
+from .choices import Locale, RatePlanType
 from .models import Property, RatePlan, RatePlanModel, RoomType
 
 
@@ -26,6 +26,9 @@ class ContentResource(Resource):
 
     def parents(self, obj):
         return content_parents(obj)
+
+    def blocked(self, obj):
+        return standalone_missing(obj)
 
     def describe(self, obj):
         return "/".join(path_params(obj).values())
@@ -49,10 +52,9 @@ class ContentResource(Resource):
             _require_korean(self.kind, body)
             patch_all = Call(self.update, params, payloads.full_patch_body(self.kind, body))
             return Plan([replace(create, if_exists=patch_all)], acked_body=body)
-        if full:
-            send = payloads.full_patch_body(self.kind, body)
-        else:
-            send = payloads.patch_body(self.kind, state.acked_body, body)
+        # A full resync, or a row whose acknowledged body was dropped (the drift check's re-send), does not
+        # know what the hub holds: everything goes, and what we lack is cleared.
+        send = payloads.patch_body(self.kind, None if full else state.acked_body, body)
         # A hub that answers 404 does not know the resource (another environment, say): create it there.
         return Plan([Call(self.update, params, send, if_missing=create)] if send else [], acked_body=body)
 
@@ -86,12 +88,41 @@ def path_params(obj):
 
 
 def content_parents(obj):
-    """The content the hub must know before obj: (kind, object) pairs."""
-    if isinstance(obj, RoomType | RatePlanModel):
+    """The content the hub must know before obj: (kind, object) pairs. A package model, and a rate plan
+    of one, also wait for the property's standalone model (SPEC: each property has exactly one)."""
+    if isinstance(obj, RoomType):
         return [(ResourceKind.PROPERTY, obj.property)]
-    if isinstance(obj, RatePlan):
-        return [(ResourceKind.ROOM_TYPE, obj.room_type), (ResourceKind.RATE_PLAN_MODEL, obj.model)]
-    return []
+    if isinstance(obj, RatePlanModel):
+        parents, model = [(ResourceKind.PROPERTY, obj.property)], obj
+    elif isinstance(obj, RatePlan):
+        parents, model = [(ResourceKind.ROOM_TYPE, obj.room_type), (ResourceKind.RATE_PLAN_MODEL, obj.model)], obj.model
+    else:
+        return []
+    standalone = _standalone_model(model)
+    if standalone is not None and standalone.pk != model.pk:
+        parents.append((ResourceKind.RATE_PLAN_MODEL, standalone))
+    return parents
+
+
+def _standalone_model(model):
+    """The standalone model of model's property (model itself when it is the one), or None."""
+    if model.type == RatePlanType.STANDALONE:
+        return model
+    return RatePlanModel.objects.filter(property_id=model.property_id, type=RatePlanType.STANDALONE).first()
+
+
+def standalone_missing(obj):
+    """Why a rate plan model or rate plan cannot go to the hub yet: its property has no standalone model
+    (SPEC: exactly one per property; the hub checks it when rate plans arrive); "" otherwise."""
+    model = obj.model if isinstance(obj, RatePlan) else obj if isinstance(obj, RatePlanModel) else None
+    if model is None or _standalone_model(model) is not None:
+        return ""
+    return str(
+        _(
+            "Add the property's standalone rate plan model first: the hub requires exactly one per property, "
+            "so its package models and rate plans wait until it has one."
+        )
+    )
 
 
 def register_content_resources():

@@ -3,9 +3,28 @@
 import re
 
 from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 
-_REFUND_KEY = re.compile(r"^\d+d$")
+from ..hub.endpoints import VENDOR_ID_PATTERN
+
+# SPEC: days before check-in written 0d, 1d, 2d...: no leading zero, a lowercase d.
+_REFUND_KEY = re.compile(r"(0|[1-9][0-9]*)d")
+_LINE_BREAK = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+
+#: The message of an id that breaks the vendor id rule (integration.hub.endpoints.VENDOR_ID_PATTERN).
+VENDOR_ID_MESSAGE = _(
+    "Use only letters, digits, “-”, “_” and “.” in an id, starting with a letter or a digit: "
+    "the hub finds it by its address."
+)
+
+validate_vendor_id = RegexValidator(rf"\A{VENDOR_ID_PATTERN}\Z", VENDOR_ID_MESSAGE, code="vendor_id")
+
+
+def validate_single_line(value):
+    """Text the spec keeps on one line (a property's address): no line breaks."""
+    if _LINE_BREAK.search(value):
+        raise ValidationError(_("Write it on one line: the hub takes no line breaks here."), code="single_line")
 
 
 def _is_number(value):
@@ -17,7 +36,7 @@ def validate_refunds(value):
     if not isinstance(value, dict):
         raise ValidationError(_("The refund policy must map days before check-in to a percentage."))
     for key, percent in value.items():
-        if not isinstance(key, str) or not _REFUND_KEY.match(key):
+        if not isinstance(key, str) or not _REFUND_KEY.fullmatch(key):
             raise ValidationError(
                 _("'%(key)s' is not a number of days before check-in such as 0d, 1d or 7d."), params={"key": key}
             )

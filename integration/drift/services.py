@@ -215,8 +215,8 @@ def _finish(check, status, read, differences, *, error=""):
 
 def drift_resend(*, check, difference_ids=None):
     """Re-send (ours wins) the resources of the check's differences not re-sent yet, or of only those
-    difference_ids: each resource's whole current state at its next send, clearing the top-level fields
-    the hub holds and we never sent, or re-created when the hub lost it. Returns how many resources."""
+    difference_ids: each resource's whole current state at its next send, clearing what the hub holds and
+    we do not as far as the contract allows, or re-created when the hub lost it. Returns how many resources."""
     with transaction.atomic():
         rows = check.differences.filter(resent_at__isnull=True).select_related("state")
         if difference_ids is not None:
@@ -228,13 +228,6 @@ def drift_resend(*, check, difference_ids=None):
         for row in rows:
             by_state.setdefault(row.state_id, (row.state, []))[1].append(row)
         for state, state_rows in by_state.values():
-            clear = sorted(
-                {row.field for row in state_rows if row.hubs_present and not row.ours_present and _top_level(row.field)}
-            )
-            sync_state_resend(state, clear=clear, recreate=any(row.missing_at_hub for row in state_rows))
+            sync_state_resend(state, recreate=any(row.missing_at_hub for row in state_rows))
         DriftDifference.objects.filter(pk__in=[row.pk for row in rows]).update(resent_at=timezone.now())
     return len(by_state)
-
-
-def _top_level(field):
-    return bool(field) and "." not in field and "[" not in field

@@ -23,12 +23,20 @@ class Endpoint:
         return PREFIX + self.template.format(**{key: quote(str(value), safe="") for key, value in params.items()})
 
 
+#: OURS: the characters a vendor id may hold (the spec: "ids are strings of at most 40 characters"). An
+#: id is a segment of the hub's paths, so it holds letters and digits (of any script), "-", "_" and ".",
+#: and starts with a letter or a digit (an id "." or ".." would vanish from a path as a dot-segment).
+#: Forms, the admin and CSV files refuse any other; an id stored before the rule still reaches the hub,
+#: since path() quotes each segment whole ("a/b" travels as a%2Fb).
+VENDOR_ID_PATTERN = r"[^\W_][\w.-]*"
+#: SPEC: the longest vendor id.
+VENDOR_ID_MAX_LENGTH = 40
+
 _P = "/properties/{pid}"
 _RT = _P + "/roomtypes/{rid}"
 
+#: SPEC: GET /meta takes no parameters (a hub may refuse any it does not know).
 CATALOG = Endpoint("catalog", "GET", "/meta")
-#: OURS: the catalog names codes in one locale, chosen with this query parameter (default ko-KR).
-CATALOG_LOCALE_PARAM = "locale"
 
 PROPERTY_CREATE = Endpoint("property.create", "POST", "/properties")
 PROPERTY_UPDATE = Endpoint("property.update", "PATCH", _P)

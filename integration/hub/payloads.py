@@ -1,10 +1,15 @@
 """Our models as the hub's JSON bodies, and the RFC 7396 merge-patch between two bodies.
 
 Each build_* function returns the full body the hub should hold for a resource (its create body).
-patch_body() turns the last acknowledged body and the current one into the PATCH to send.
+patch_body() turns the last acknowledged body and the current one into the PATCH to send, clearing
+what we no longer hold as the contract says (see "Clearing a field at the hub" below).
 """
 
+import contextlib
 from datetime import datetime
+from urllib.parse import urlsplit, urlunsplit
+
+from django.utils.encoding import iri_to_uri
 
 from ..sync.models import ResourceKind
 
@@ -22,15 +27,35 @@ def _i18n(translations, fields):
     return entries
 
 
+def hub_uri(url):
+    """A URL as the hub's URI fields take it (OURS, contract section 1): an IRI such as
+    https://img.example.com/객실.jpg goes as the URI it stands for (RFC 3987 3.1): a non-ASCII host in IDNA
+    (punycode), every other non-ASCII character percent-encoded as UTF-8. An ASCII URL goes as it is."""
+    if not url or url.isascii():
+        return url
+    parts = urlsplit(url)
+    userinfo, at, hostport = parts.netloc.rpartition("@")
+    host, colon, port = hostport.partition(":")
+    # A name IDNA cannot write stays as it is: percent-encoded below, for the hub to judge.
+    with contextlib.suppress(UnicodeError):
+        host = host.encode("idna").decode("ascii")
+    return iri_to_uri(urlunsplit((parts.scheme, f"{userinfo}{at}{host}{colon}{port}", *parts[2:])))
+
+
 def _photos(photos):
     return [
-        {"url": photo.url, **({"description": photo.description} if photo.description else {}), "order": photo.order}
+        {
+            "url": hub_uri(photo.url),
+            **({"description": photo.description} if photo.description else {}),
+            "order": photo.order,
+        }
         for photo in sorted(photos, key=lambda p: (p.order, p.pk or 0))
     ]
 
 
 def _optional(body, **fields):
-    """Add the fields that have a value; a missing one is absent, so a PATCH clears it with null."""
+    """Add the fields that have a value; a missing one is absent, and a PATCH clears it at the hub as
+    far as the contract lets it (patch_body)."""
     body.update({key: value for key, value in fields.items() if value not in (None, "", [], {})})
     return body
 
@@ -70,6 +95,7 @@ def build_property(prop, *, hub_codes=None):
         "service_tags": _codes(prop, "service_tags", hub_codes),
         "attraction_tags": _codes(prop, "attraction_tags", hub_codes),
         "photos": _photos(prop.photos.all()),
+        "refunds": dict(sorted(prop.refunds.items(), key=lambda item: int(item[0][:-1]))),
         "settings": {"extra_adult_price": prop.extra_adult_price},
     }
     return _optional(
@@ -79,8 +105,7 @@ def build_property(prop, *, hub_codes=None):
         sms_phone=prop.sms_phone,
         checkin=_hhmm(prop.checkin),
         checkout=_hhmm(prop.checkout),
-        website=prop.website,
-        refunds=dict(sorted(prop.refunds.items(), key=lambda item: int(item[0][:-1]))) if prop.refunds else None,
+        website=hub_uri(prop.website),
     )
 
 
@@ -99,6 +124,7 @@ def build_roomtype(room_type, *, hub_codes=None):
             "double_beds": room_type.double_beds,
             "bunk_beds": room_type.bunk_beds,
         },
+        "details": dict(room_type.details),
     }
     return _optional(
         body,
@@ -107,7 +133,6 @@ def build_roomtype(room_type, *, hub_codes=None):
         size=float(room_type.size) if room_type.size is not None else None,
         standard_capacity=room_type.standard_capacity,
         max_capacity=room_type.max_capacity,
-        details=dict(room_type.details) or None,
     )
 
 
@@ -146,13 +171,51 @@ def merge_patch(old, new):
     return patch
 
 
-def patch_body(kind, old, new):
-    """The PATCH body for a resource of kind, or {} when the hub already holds new.
+# --- Clearing a field at the hub (hub-contract.md section 1) -------------------------------------
+#
+# Our bodies leave out an optional field we hold no value for. Where the hub may hold one (we sent it
+# before; or we do not know what the hub holds: a full resync, the PATCH after a 409 on create, the drift
+# check's re-send), a PATCH clears it the one way the contract allows for its kind of field:
+# - null, only where the spec marks the field nullable (NULLABLE; settings.extra_adult_price travels
+#   inside settings, always, as its number or null);
+# - a map or an array by sending it empty: our bodies always carry them whole (refunds {}, details {},
+#   tags [], photos []), so nothing more is needed;
+# - a plain text field by an empty string: our text travels in the i18n array, which is always sent whole
+#   and replaces the hub's (a translation without a description clears it), so no other field needs it;
+# - a field with a format (email, phone, URI, HH:mm, numbers) cannot be cleared: the hub keeps its last
+#   value, and the object's screen says so (HUB_KEEPS).
 
-    The hub's patch bodies have no id; a rate plan's patch carries its status only (its model cannot
-    change), and a rate plan model's patch always carries i18n, which the spec requires there.
+#: SPEC: the top-level fields of each kind that a PATCH may set to null (null clears them).
+NULLABLE = {
+    ResourceKind.RATE_PLAN_MODEL: frozenset({"sale_from", "sale_to", "min_los", "max_los", "channels"}),
+}
+#: The optional fields of each kind that the hub keeps once sent: emptied here, the hub still holds its
+#: last value (the contract's formatted fields). The content screens name them.
+HUB_KEEPS = {
+    ResourceKind.PROPERTY: ("email", "phone", "sms_phone", "checkin", "checkout", "website"),
+    ResourceKind.ROOM_TYPE: ("min_stay", "max_stay", "size", "standard_capacity", "max_capacity"),
+}
+
+#: A field a body does not have (JSON null is a value).
+_ABSENT = object()
+
+
+def patch_body(kind, old, new):
+    """The PATCH body for a resource of kind from the body the hub acknowledged (old) to ours (new), or {}
+    when the hub already holds new. old None means that what the hub holds is unknown: every field goes,
+    and every nullable field we lack is cleared (a full resync).
+
+    A field we no longer hold is cleared as the contract says (above): null where the spec allows it;
+    a field the hub keeps is left out. The hub's patch bodies have no id; a rate plan's patch carries its
+    status only (its model cannot change), and a rate plan model's patch always carries i18n, which the
+    spec requires there.
     """
-    patch = merge_patch(old or {}, new)
+    if old is None:
+        patch, gone = dict(new), NULLABLE.get(kind, frozenset()) - new.keys()
+    else:
+        patch = {key: value for key, value in new.items() if old.get(key, _ABSENT) != value}
+        gone = old.keys() - new.keys()
+    patch.update(dict.fromkeys(gone & NULLABLE.get(kind, frozenset())))
     patch.pop("id", None)
     if kind == ResourceKind.RATE_PLAN:
         patch = {key: value for key, value in patch.items() if key == "status"}
@@ -162,8 +225,9 @@ def patch_body(kind, old, new):
 
 
 def full_patch_body(kind, new):
-    """The PATCH that re-sends a resource's whole state (full resync, or after a 409 on create)."""
-    return patch_body(kind, {}, new)
+    """The PATCH that re-sends a resource's whole state and clears what we lack, whatever the hub holds
+    (a full resync, the PATCH after a 409 on create, the drift check's re-send)."""
+    return patch_body(kind, None, new)
 
 
 def redact_body(body):

@@ -58,11 +58,23 @@ def sync_pending(*, full=False, property=None, progress=None):
         key=lambda row: (RESOURCES[row[0]].rank, *row),
     )
     state_ids = [row[-1] for row in planned]
-    summary = SyncSummary()
+    outcomes = {}
     for state_id in progress(state_ids) if progress else state_ids:
-        outcome = sync_send(state_id, full=full, schedule=False)
-        summary.counts[outcome] += 1
-        if outcome is Outcome.FAILED:
+        outcomes[state_id] = sync_send(state_id, full=full, schedule=False)
+    # A resource may wait for one of its own rank sent after it (a package model for the standalone
+    # model): those go again, in order, for as long as a round sends any.
+    waiting = [state_id for state_id in state_ids if outcomes[state_id] is Outcome.WAITING]
+    while waiting:
+        for state_id in waiting:
+            outcomes[state_id] = sync_send(state_id, full=full, schedule=False)
+        still = [state_id for state_id in waiting if outcomes[state_id] is Outcome.WAITING]
+        if len(still) == len(waiting):
+            break
+        waiting = still
+    summary = SyncSummary()
+    for state_id in state_ids:
+        summary.counts[outcomes[state_id]] += 1
+        if outcomes[state_id] is Outcome.FAILED:
             summary.failures.append(_failed_send(state_id))
     return summary
 

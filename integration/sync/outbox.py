@@ -78,12 +78,12 @@ def sync_state_id_changed(state_id):
         _publish_on_commit(state_id, settings.HUB_SYNC_COALESCE_SECONDS)
 
 
-def sync_state_resend(state, *, clear=(), recreate=False):
+def sync_state_resend(state, *, recreate=False):
     """Have the next send carry the resource's whole current state, whatever the hub last acknowledged:
-    a PATCH of every field with null for each top-level field in clear (fields the hub holds and we do
-    not send), or with recreate a POST (the hub no longer knows it). Queued like any change; for a hub
-    copy that drifted from what it acknowledged (ours wins)."""
-    fields = {"acked_body": dict.fromkeys(clear)}
+    the acknowledged body is dropped, so the send is a full PATCH that clears what we lack as the
+    contract says (integration.hub.payloads.patch_body), or with recreate a POST (the hub no longer knows
+    it). Queued like any change; for a hub copy that drifted from what it acknowledged (ours wins)."""
+    fields = {"acked_body": None}
     if recreate:
         fields["known_to_hub"] = False
     SyncState.objects.filter(pk=state.pk).update(**fields)

@@ -61,6 +61,11 @@ class Resource:
         """The resources the hub must know before this one: (kind, object) pairs."""
         return []
 
+    def blocked(self, obj):
+        """Why obj cannot be sent yet although its parents may be known (something it needs does not
+        exist yet), for staff to see while it waits; "" when nothing blocks it."""
+        return ""
+
     def plan(self, state, obj, *, full):
         """The calls that bring the hub up to date with obj (full: its whole state, a resync); raises
         PlanError when they cannot be built."""

@@ -104,6 +104,9 @@ def _send(state_id, *, full, schedule, client):
         state.delete()
         return Outcome.GONE
 
+    blocked = resource.blocked(obj)
+    if blocked:
+        return _wait(state, blocked)
     missing = [(kind, parent) for kind, parent in resource.parents(obj) if not _known_to_hub(kind, parent)]
     if missing:
         if schedule:
@@ -112,9 +115,7 @@ def _send(state_id, *, full, schedule, client):
                 if parent_state.status == SyncStatus.PENDING:
                     sync_queue(parent_state.pk)
         names = ", ".join(str(RESOURCES[kind].model._meta.verbose_name) for kind, _parent in missing)
-        state.last_error = _("Waiting for the %(parents)s to reach the hub.") % {"parents": names}
-        state.save(update_fields=["last_error", "updated_at"])
-        return Outcome.WAITING
+        return _wait(state, _("Waiting for the %(parents)s to reach the hub.") % {"parents": names})
 
     version = state.version
     was_known = state.known_to_hub
@@ -142,6 +143,13 @@ def _send(state_id, *, full, schedule, client):
     if not was_known and schedule:
         _queue_waiting_children(state)
     return Outcome.SENT if plan.calls else Outcome.UNCHANGED
+
+
+def _wait(state, message):
+    """The resource stays pending, with message (why it waits) shown to staff."""
+    state.last_error = message
+    state.save(update_fields=["last_error", "updated_at"])
+    return Outcome.WAITING
 
 
 def _known_to_hub(kind, obj):
@@ -243,10 +251,12 @@ def _mark_failed(state, exc, *, message=None, failures=None):
 
 
 def _queue_waiting_children(state):
-    """The hub now knows this resource: send the next kinds down that are pending (each once: a child
-    already queued by its other parent is not queued again)."""
+    """The hub now knows this resource: send the next kinds down that are pending, and the pending ones
+    of its own kind that may wait for it (a property's package models wait for its standalone model);
+    each once: a child already queued by its other parent is not queued again."""
     rank = RESOURCES[state.kind].rank
     next_kinds = [kind for kind, resource in RESOURCES.items() if resource.rank == rank + 1]
-    waiting = SyncState.objects.filter(property_id=state.property_id, kind__in=next_kinds, status=SyncStatus.PENDING)
-    for child_id in waiting.values_list("pk", flat=True):
+    pending = SyncState.objects.filter(property_id=state.property_id, status=SyncStatus.PENDING)
+    waiting = pending.filter(kind__in=next_kinds) | pending.filter(kind=state.kind, next_attempt_at__isnull=True)
+    for child_id in waiting.exclude(pk=state.pk).values_list("pk", flat=True):
         sync_queue(child_id)

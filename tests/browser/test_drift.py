@@ -62,22 +62,22 @@ def test_report_and_resend_in_korean_and_english(page, live_server, worker, hub,
     assert hub.get_resource("property", "prop-a")["email"] == "front@example.com"
     assert hub.get_resource("roomtype", "prop-a", room_type.vendor_id)["max_capacity"] == 9
 
-    # English: a field the hub added; "Re-send all" repairs everything left.
+    # English: a refund the hub added; "Re-send all" repairs everything left (the map goes empty).
     with page.expect_navigation():
         page.select_option("#language-switch", "en")
-    hub.alter_resource("property", "prop-a", patch={"website": "https://hub.example"})
+    hub.alter_resource("property", "prop-a", patch={"refunds": {"3d": 50}})
     run_check(page, live_server, property_a, button="Check now")
     expect(page.locator("h1")).to_have_text("Drift report: Property A (prop-a)")
-    website_row = page.locator(".vh-drift-row[data-field='website']")
-    expect(website_row).to_contain_text("not present")
-    expect(website_row).to_contain_text('"https://hub.example"')
+    refund_row = page.locator(".vh-drift-row[data-field='refunds.3d']")
+    expect(refund_row).to_contain_text("not present")
+    expect(refund_row).to_contain_text("50")
     page.screenshot(path=SCREENSHOTS / "drift-report-en.png", full_page=True)
 
     page.click("text=Re-send all (ours wins)")
     expect(page.locator(".messagelist .success")).to_contain_text("2 resources will be sent to the hub again")
     expect(page.locator(".vh-drift-open")).to_have_text("0")
     wait_until(all_synced, message="the re-sends")
-    assert "website" not in hub.get_resource("property", "prop-a")
+    assert hub.get_resource("property", "prop-a")["refunds"] == {}
     assert hub.get_resource("roomtype", "prop-a", room_type.vendor_id)["max_capacity"] == room_type.max_capacity
     page.screenshot(path=SCREENSHOTS / "drift-resent-en.png", full_page=True)
 

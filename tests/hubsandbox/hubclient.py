@@ -19,10 +19,12 @@ class HubClient:
         self.authorization = f"{settings.HUB_AUTH_SCHEME} {hub_token(hub)}".strip()
 
     def call(self, method, path, body=None, *, raw=None, content_type="application/json", authorization=None):
-        """Sends body as JSON (or raw bytes as they are); authorization=None sends the right token."""
+        """Sends body as JSON (or raw bytes as they are); authorization=None sends the right token. The path
+        is sent as written (quote ids yourself), and passed as sent as gunicorn does (RAW_URI)."""
         data = raw if raw is not None else (json.dumps(body) if body is not None else "")
         headers = {"HTTP_AUTHORIZATION": self.authorization if authorization is None else authorization}
-        return self.client.generic(method, self.base + path, data, content_type=content_type, **headers)
+        target = self.base + path
+        return self.client.generic(method, target, data, content_type=content_type, RAW_URI=target, **headers)
 
     def get(self, path, **kwargs):
         return self.call("GET", path, **kwargs)

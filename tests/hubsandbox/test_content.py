@@ -127,13 +127,15 @@ def test_roomtype_merge_patch(hub, prop):
         "i18n": [KO],
         "max_capacity": 4,
         "details": {"bedroom": 2, "bathroom": 1},
-        "bedtype": {"single_beds": 2},
+        "bedtype": {"single_beds": 2, "double_beds": 0, "bunk_beds": 0},
     }
     ok(hub.post(f"/properties/{prop}/roomtypes", base))
-    body = ok(hub.patch(f"/properties/{prop}/roomtypes/r2", {"details": {"room": 1}, "bedtype": {"double_beds": 1}}))
+    bedtype = {"single_beds": 0, "double_beds": 1, "bunk_beds": 0}
+    body = ok(hub.patch(f"/properties/{prop}/roomtypes/r2", {"details": {"room": 1}, "bedtype": bedtype}))
     assert body["details"] == {"room": 1}  # a map replaces
-    assert body["bedtype"] == {"single_beds": 2, "double_beds": 1}  # an object merges
+    assert body["bedtype"] == bedtype  # sent whole (a part of it is refused)
     assert body["max_capacity"] == 4  # omitted keeps
+    assert ok(hub.patch(f"/properties/{prop}/roomtypes/r2", {"details": {}}))["details"] == {}  # an empty map clears
 
 
 MODEL = {

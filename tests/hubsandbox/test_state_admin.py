@@ -55,7 +55,7 @@ def test_request_log_counts_requests_and_bytes(hub):
     assert posted.response_bytes == len(answer.content)
     assert state.request_log(path="/gds/vendor/meta").get().query == "locale=en-US"
     assert state.request_log(path_prefix="/gds/vendor/properties").count() == 2
-    assert [entry.response_status for entry in state.request_log()] == [200, 200, 401]
+    assert [entry.response_status for entry in state.request_log()] == [200, 400, 401]
 
     totals = state.request_totals(path_prefix="/gds/vendor/properties")
     assert totals["count"] == 2

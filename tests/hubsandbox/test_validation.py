@@ -8,6 +8,7 @@ from .hubclient import KO, error, ok
 
 LOCALE_LIST = "ko-KR, en-US, zh-CN, ja-JP, vn-VN, th-TH, zh-TW"
 PHOTO = {"url": "https://img.example.com/1.jpg", "order": 0}
+BEDS = {"single_beds": 0, "double_beds": 1, "bunk_beds": 0}
 
 PROPERTY_CASES = [
     ({"id": None}, "id: may not be null"),
@@ -44,6 +45,25 @@ PROPERTY_CASES = [
     ({"refunds": {"1d": "50"}}, "refunds.1d: must be a number"),
     ({"refunds": {"1d": True}}, "refunds.1d: must be a number"),
     ({"refunds": [50]}, "refunds: must be an object"),
+    # SPEC: keys of the form 0d, 1d, 2d: no leading zero, a lowercase d.
+    ({"refunds": {"01d": 50}}, "refunds: key '01d' must be a number of days before check-in"),
+    ({"refunds": {"1D": 50}}, "refunds: key '1D' must be a number of days before check-in"),
+    ({"refunds": {"\uff10d": 50}}, "refunds: key '\uff10d' must be a number of days before check-in"),
+    # SPEC: the address is a single line.
+    ({"i18n": [KO | {"address": "부산광역시\n해운대구"}]}, "i18n[0].address: must be a single line"),
+    ({"i18n": [KO | {"address": "부산광역시\r해운대구"}]}, "i18n[0].address: must be a single line"),
+    ({"i18n": [KO | {"address": "부산광역시\u2028해운대구"}]}, "i18n[0].address: must be a single line"),
+    # Null only where the spec marks a field nullable (settings.extra_adult_price): formatted fields
+    # cannot be cleared, maps are cleared by sending them empty.
+    ({"email": None}, "email: may not be null"),
+    ({"phone": None}, "phone: may not be null"),
+    ({"sms_phone": None}, "sms_phone: may not be null"),
+    ({"checkin": None}, "checkin: may not be null"),
+    ({"checkout": None}, "checkout: may not be null"),
+    ({"website": None}, "website: may not be null"),
+    ({"refunds": None}, "refunds: may not be null"),
+    ({"photos": None}, "photos: may not be null"),
+    ({"status": None}, "status: may not be null"),
     ({"classifications": ["castle"]}, "classifications[0]: unknown classification code 'castle'"),
     ({"classifications": "hotel"}, "classifications: must be an array"),
     ({"classifications": [1]}, "classifications[0]: must be a string"),
@@ -112,8 +132,21 @@ ROOMTYPE_CASES = [
     ({"size": True}, "size: must be a number"),
     ({"details": {"bedroom": "2"}}, "details.bedroom: must be a number"),
     ({"details": [1]}, "details: must be an object"),
-    ({"bedtype": {"single_beds": -1}}, "bedtype.single_beds: must be an integer >= 0"),
-    ({"bedtype": {"double_beds": True}}, "bedtype.double_beds: must be an integer >= 0"),
+    ({"bedtype": BEDS | {"single_beds": -1}}, "bedtype.single_beds: must be an integer >= 0"),
+    ({"bedtype": BEDS | {"double_beds": True}}, "bedtype.double_beds: must be an integer >= 0"),
+    # A part of a bed type is refused: the spec's bedtype is the three counts.
+    ({"bedtype": {"single_beds": 2}}, "bedtype.double_beds: is required"),
+    ({"bedtype": {"single_beds": 2, "double_beds": 1}}, "bedtype.bunk_beds: is required"),
+    ({"bedtype": {}}, "bedtype.single_beds: is required"),
+    # Null only where the spec marks a field nullable: none of a room type's is.
+    ({"min_stay": None}, "min_stay: may not be null"),
+    ({"max_stay": None}, "max_stay: may not be null"),
+    ({"size": None}, "size: may not be null"),
+    ({"standard_capacity": None}, "standard_capacity: may not be null"),
+    ({"max_capacity": None}, "max_capacity: may not be null"),
+    ({"details": None}, "details: may not be null"),
+    ({"bedtype": None}, "bedtype: may not be null"),
+    ({"photos": None}, "photos: may not be null"),
     ({"bedtype": {"king_beds": 1}}, "bedtype.king_beds: unknown field"),
     ({"bedtype": 2}, "bedtype: must be a JSON object"),
     ({"roomtype_tags": ["room.penthouse"]}, "roomtype_tags[0]: unknown roomtype code 'room.penthouse'"),
@@ -157,6 +190,8 @@ MODEL_CASES = [
     ({"channels": [3, True]}, "channels[1]: must be an integer >= 1"),
     ({"channels": "all"}, "channels: must be an array"),
     ({"status": "enabled"}, "status: unknown field"),
+    ({"sale_from": "2027-01-02", "sale_to": "2027-01-01"}, "sale_to: 2027-01-01 is before sale_from 2027-01-02"),
+    ({"type": None}, "type: may not be null"),
 ]
 
 

@@ -4,8 +4,9 @@ from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from ...hub.endpoints import VENDOR_ID_MAX_LENGTH
 from ..choices import ContentStatus, Locale
-from ..validators import validate_code_list, validate_refunds
+from ..validators import validate_code_list, validate_refunds, validate_single_line, validate_vendor_id
 
 phone_validator = RegexValidator(
     r"^\+?[0-9][0-9\- ]{2,30}$", _("Enter a phone number: digits, with hyphens if you like.")
@@ -13,12 +14,14 @@ phone_validator = RegexValidator(
 
 
 def vendor_id_field():
-    """The id we choose for a resource at the hub: at most 40 characters, fixed once sent."""
+    """The id we choose for a resource at the hub: at most 40 characters of the vendor id rule, fixed once sent."""
     return models.CharField(
         _("vendor id"),
-        max_length=40,
-        validators=[RegexValidator(r"^\S+$", _("The id may not contain spaces."))],
-        help_text=_("Our id for this at the hub: at most 40 characters, never changed once sent."),
+        max_length=VENDOR_ID_MAX_LENGTH,
+        validators=[validate_vendor_id],
+        help_text=_(
+            "Our id for this at the hub: at most 40 letters, digits, “-”, “_” or “.”, never changed once sent."
+        ),
     )
 
 
@@ -110,7 +113,7 @@ class PropertyTranslation(Translation):
     property = models.ForeignKey(
         Property, verbose_name=_("property"), on_delete=models.CASCADE, related_name="translations"
     )
-    address = models.CharField(_("address"), max_length=254, blank=True)
+    address = models.CharField(_("address"), max_length=254, blank=True, validators=[validate_single_line])
     address_detail = models.CharField(_("address detail"), max_length=254, blank=True)
     notice = models.TextField(_("notice"), blank=True)
     reservation_description = models.TextField(_("reservation information"), blank=True)

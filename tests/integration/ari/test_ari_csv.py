@@ -243,6 +243,9 @@ def test_a_package_difference_without_any_standalone_rate_is_an_error(property_a
     [
         ("availability,nope,,,{d1},5,", "Unknown room type “nope”"),
         ("rate,{rt},nope,,{d1},5,", "Unknown rate plan “nope”"),
+        # An id that breaks the vendor id rule says so (ids hold letters, digits, "-", "_" and ".").
+        ("availability,=1+2,,,{d1},5,", "“=1+2”: Use only letters, digits, “-”, “_” and “.” in an id"),
+        ("rate,{rt},a/b,,{d1},5,", "“a/b”: Use only letters, digits, “-”, “_” and “.” in an id"),
         ("rate,{rt},{pkg},,{d1},120000,", "is a package plan: give its difference"),
         ("rate_modify,{rt},{std},,{d1},5000,", "is the standalone plan: give its rate"),
         ("availability,{rt},,,2027-02-30,5,", "is not a date"),
@@ -304,6 +307,16 @@ def test_the_same_cell_twice_is_an_error_on_the_second_line(property_a, rows):
 
     assert [row.status for row in plan.rows] == ["change", "error"]
     assert plan.rows[1].problems == ["Line 2 already gives this cell."]
+
+
+def test_an_id_stored_before_the_vendor_id_rule_is_still_found(property_a, rows):
+    room_type, _standalone, _packages = rows[0]
+    room_type.vendor_id = "a/b"
+    room_type.save()
+
+    plan = ari_csv_plan(property_a, ari_csv_read(csv_text(f"availability,a/b,,,{day(2)},7,")))
+
+    assert [(row.status, row.problems) for row in plan.rows] == [("change", [])]
 
 
 def test_names_of_another_property_are_unknown(property_a, property_b, rows):

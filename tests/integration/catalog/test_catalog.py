@@ -54,20 +54,19 @@ class FakeHub:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_refresh_stores_the_sandbox_catalog_in_korean_and_english(hub):
+def test_refresh_stores_the_sandbox_catalog_fetched_once_as_the_spec_has_it(hub):
     snapshot = catalog_refresh()
 
-    assert set(snapshot.data) == {"ko-KR", "en-US"}
-    pension_ko = next(node for node in snapshot.data["ko-KR"]["classification"] if node["code"] == "pension")
-    pension_en = next(node for node in snapshot.data["en-US"]["classification"] if node["code"] == "pension")
-    assert (pension_ko["name"], pension_en["name"]) == ("펜션", "Pension")
+    assert set(snapshot.data) == {"ko-KR"}
+    pension = next(node for node in snapshot.data["ko-KR"]["classification"] if node["code"] == "pension")
+    assert pension["name"] == "펜션"
     assert catalog_latest() == snapshot
     for group in CatalogGroup:
         assert catalog_codes(group) == valid_codes(group), group
     queries = list(
         SandboxRequest.objects.filter(path="/gds/vendor/meta").order_by("pk").values_list("query", "response_status")
     )
-    assert queries == [("", 200), ("locale=en-US", 200)]
+    assert queries == [("", 200)]  # one GET /meta, no parameters (a hub refuses any: issue 24)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -112,32 +111,22 @@ def _with(group, nodes):
 @pytest.mark.django_db
 def test_a_malformed_answer_is_a_clear_error_and_nothing_is_stored(answer, named):
     with translation.override("en"), pytest.raises(CatalogInvalid) as raised:
-        catalog_refresh(client=FakeHub(answer, {"data": catalog_answer("en-US")}))
+        catalog_refresh(client=FakeHub(answer))
 
     assert isinstance(raised.value, HubError)  # so every caller shows it as the hub's error
-    assert "(ko-KR) is malformed" in raised.value.message
+    assert "The hub's code catalog is malformed" in raised.value.message
     assert named in raised.value.message
     assert not CatalogSnapshot.objects.exists()
 
 
 @pytest.mark.django_db
-def test_a_malformed_english_answer_stores_nothing_either():
-    hub = FakeHub({"data": catalog_answer()}, {"data": {}})
-
-    with translation.override("en"), pytest.raises(CatalogInvalid, match=r"\(en-US\) is malformed"):
-        catalog_refresh(client=hub)
-
-    assert not CatalogSnapshot.objects.exists()
-
-
-@pytest.mark.django_db
-def test_refresh_asks_korean_by_default_and_english_with_the_locale_parameter():
-    hub = FakeHub({"data": catalog_answer()}, {"data": catalog_answer("en-US")})
+def test_refresh_asks_once_without_parameters():
+    hub = FakeHub({"data": catalog_answer()})
 
     snapshot = catalog_refresh(client=hub)
 
-    assert hub.calls == [(CATALOG, None), (CATALOG, {"locale": "en-US"})]
-    assert snapshot.data == {"ko-KR": catalog_answer(), "en-US": catalog_answer("en-US")}
+    assert hub.calls == [(CATALOG, None)]
+    assert snapshot.data == {"ko-KR": catalog_answer()}
 
 
 # --- Reading --------------------------------------------------------------------------------
@@ -148,7 +137,7 @@ def test_before_any_fetch_there_is_no_catalog_and_no_codes():
     assert catalog_latest() is None
     assert catalog_codes("facility") == frozenset()
     assert catalog_choices("facility", "en") == []
-    assert catalog_label("facility", "pool", "en") is None
+    assert catalog_label("facility", "pool") is None
 
 
 @pytest.mark.django_db
@@ -180,21 +169,21 @@ def test_choices_group_codes_under_their_top_level_node_with_their_path():
     store_catalog()
 
     assert catalog_choices("classification", "en") == [
-        ("Hotel", [("hotel", "Hotel"), ("hotel.business", path("Hotel", "Business hotel"))]),
+        ("호텔", [("hotel", "호텔"), ("hotel.business", path("호텔", "비즈니스호텔"))]),
         (
-            "Pension",
+            "펜션",
             [
-                ("pension", "Pension"),
-                ("pension.pool_villa", path("Pension", "Pool villa")),
-                ("pension.pool_villa.private", path("Pension", "Pool villa", "Private")),
+                ("pension", "펜션"),
+                ("pension.pool_villa", path("펜션", "풀빌라")),
+                ("pension.pool_villa.private", path("펜션", "풀빌라", "독채")),
             ],
         ),
-        ("Other", [("motel", "Motel")]),
+        ("Other", [("motel", "모텔")]),
     ]
 
 
 @pytest.mark.django_db
-def test_choices_are_korean_for_korean_and_english_for_any_other_language():
+def test_choices_name_codes_as_the_hub_does_in_every_language_and_label_the_rest_in_it():
     store_catalog()
     with translation.override("ko"):
         other = gettext("Other")
@@ -206,10 +195,7 @@ def test_choices_are_korean_for_korean_and_english_for_any_other_language():
     ]
     assert catalog_choices("facility", "ko-kr") == korean
     for language in ("en", "en-us", "ja"):
-        assert catalog_choices("facility", language)[0] == (
-            "Pool",
-            [("pool", "Pool"), ("pool.outdoor", path("Pool", "Outdoor pool"))],
-        )
+        assert catalog_choices("facility", language) == [korean[0], ("Other", korean[1][1])]
 
 
 @pytest.mark.django_db
@@ -217,17 +203,26 @@ def test_a_group_of_top_level_leaves_only_is_one_optgroup_named_after_the_group(
     store_catalog()
 
     with translation.override("en"):
-        assert catalog_choices("view", "en") == [("View", [("ocean", "Ocean view"), ("garden", "Garden view")])]
+        assert catalog_choices("view", "en") == [("View", [("ocean", "바다 전망"), ("garden", "정원 전망")])]
 
 
 @pytest.mark.django_db
-def test_a_name_missing_in_english_falls_back_to_korean():
-    data = {"ko-KR": catalog_answer(), "en-US": catalog_answer("en-US")}
-    data["en-US"]["facility"] = [node for node in data["en-US"]["facility"] if node["code"] != "wifi"]
-    CatalogSnapshot.objects.create(data=data)
+def test_an_older_snapshot_with_english_names_is_read_by_its_korean_answer():
+    """Snapshots stored before the catalog was fetched once hold an en-US answer too: it is not read."""
+    english = {"view": [{"code": "ocean", "name": "Ocean view"}]}
+    CatalogSnapshot.objects.create(data={"ko-KR": catalog_answer(), "en-US": english})
 
-    assert ("wifi", "와이파이") in catalog_choices("facility", "en")[-1][1]
-    assert catalog_label("facility", "pool.outdoor", "en") == path("Pool", "Outdoor pool")
+    assert catalog_label("view", "ocean") == "바다 전망"
+    assert catalog_label("facility", "pool.outdoor") == path("수영장", "야외 수영장")
+
+
+@pytest.mark.django_db
+def test_a_missing_name_shows_the_code():
+    answer = catalog_answer()
+    answer["facility"][2]["name"] = ""
+    CatalogSnapshot.objects.create(data={"ko-KR": answer})
+
+    assert ("wifi", "wifi") in catalog_choices("facility", "en")[-1][1]
 
 
 @pytest.mark.django_db
@@ -237,7 +232,7 @@ def test_a_new_snapshot_replaces_the_cached_catalog_at_once(django_assert_num_qu
     with django_assert_num_queries(1):  # the cached catalog only checks which snapshot is the latest
         catalog_choices("view", "en")
 
-    newer = store_catalog({**TREE, "view": [("city", "시티뷰", "City view", ())]})
+    newer = store_catalog({**TREE, "view": [("city", "시티뷰", ())]})
     assert catalog_codes("view") == {"city"}
 
     newer.delete()
@@ -318,7 +313,7 @@ def test_the_task_tries_again_when_the_hub_is_unavailable(hub):
         result = catalog_refresh_task.apply()
 
     assert result.successful()
-    assert faults.counts == {Fault.ERROR: 1, Fault.OK: 2}
+    assert faults.counts == {Fault.ERROR: 1, Fault.OK: 1}
     assert CatalogSnapshot.objects.count() == 1
 
 

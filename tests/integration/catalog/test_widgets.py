@@ -73,7 +73,7 @@ def test_codes_before_the_catalog_was_fetched_ask_to_fetch_it():
     assert "Fetch the hub's code catalog first" in errors_of(form, "facility_tags")[0]
 
 
-def test_the_picker_lists_the_catalog_in_optgroups_in_the_active_language():
+def test_the_picker_lists_the_catalog_in_optgroups_with_the_hubs_names():
     store_catalog()
 
     with translation.override("en"):
@@ -83,9 +83,10 @@ def test_the_picker_lists_the_catalog_in_optgroups_in_the_active_language():
 
     assert '<select name="facility_tags"' in html
     assert "multiple" in html
-    assert '<optgroup label="Pool">' in html
-    assert f'<option value="pool.outdoor" selected>{path("Pool", "Outdoor pool")}</option>' in html
-    assert '<option value="wifi">Wi-Fi</option>' in html
+    assert '<optgroup label="수영장">' in html
+    assert f'<option value="pool.outdoor" selected>{path("수영장", "야외 수영장")}</option>' in html
+    assert '<optgroup label="Other">' in html  # our own label, in the active language
+    assert '<option value="wifi">와이파이</option>' in html
     assert '<optgroup label="수영장">' in korean
     assert '<option value="wifi">와이파이</option>' in korean
 
@@ -98,7 +99,7 @@ def test_an_unknown_stored_code_stays_visible_and_selected():
 
     assert '<option value="spa" selected class="vh-tag-unknown">spa</option>' in html
     assert '<li class="vh-tag-unknown" title="Not in the hub&#x27;s catalog">spa</li>' in html
-    assert '<option value="pool" selected>Pool</option>' in html
+    assert '<option value="pool" selected>수영장</option>' in html
 
 
 def test_the_chosen_codes_are_readable_without_javascript():
@@ -108,8 +109,8 @@ def test_the_chosen_codes_are_readable_without_javascript():
         html = ContentForm(initial={"facility_tags": ["pool.outdoor", "wifi"]})["facility_tags"].as_widget()
 
     chosen = html[html.index('class="vh-tags-chosen"') :]
-    assert f"<li>{path('Pool', 'Outdoor pool')}</li>" in chosen
-    assert "<li>Wi-Fi</li>" in chosen
+    assert f"<li>{path('수영장', '야외 수영장')}</li>" in chosen
+    assert "<li>와이파이</li>" in chosen
 
 
 def test_the_picker_without_a_catalog_says_to_fetch_it():

@@ -6,7 +6,7 @@ from django.urls import reverse
 from integration.models import Property, RatePlanModel, RoomType, SyncAttempt, SyncState
 from integration.sync.choices import SyncStatus
 from integration.sync.outbox import sync_state_ensure
-from tests.admin_forms import changeform_data
+from tests.admin_forms import submit
 from tests.factories import PropertyFactory, RatePlanModelFactory, RoomTypeFactory, hub_content, korean, member
 
 pytestmark = pytest.mark.django_db
@@ -16,18 +16,6 @@ pytestmark = pytest.mark.django_db
 def manager_client(client, manager_a):
     client.force_login(manager_a)
     return client
-
-
-def submit(client, url, **fields):
-    """Submit an admin form; return (response, field errors, formset errors) of a refused one."""
-    response = client.post(url, changeform_data(client.get(url), **fields))
-    if response.status_code == 302:
-        return response, {}, []
-    form_errors = response.context["adminform"].form.errors
-    formset_errors = [
-        str(error) for inline in response.context["inline_admin_formsets"] for error in inline.formset.non_form_errors()
-    ]
-    return response, form_errors, formset_errors
 
 
 def test_a_new_property_is_managed_by_its_creator_and_queued_for_the_hub(manager_client, manager_a):
@@ -49,7 +37,7 @@ def test_a_new_property_is_managed_by_its_creator_and_queued_for_the_hub(manager
     ("fields", "field", "message"),
     [
         ({"vendor_id": "x" * 41}, "vendor_id", "40"),
-        ({"vendor_id": "has space"}, "vendor_id", "spaces"),
+        ({"vendor_id": "has space"}, "vendor_id", "letters, digits"),
         ({"email": "not-an-email"}, "email", "email"),
         ({"phone": "call me"}, "phone", "phone"),
         ({"website": "not a url"}, "website", "URL"),
@@ -244,3 +232,21 @@ def test_property_list_shows_sync_state_without_a_query_per_row(client, superuse
         response = client.get(reverse("admin:integration_property_changelist"))
 
     assert response.content.decode().count("sync-badge sync-pending") == 15
+
+
+def test_the_screens_name_the_fields_the_hub_keeps(manager_client, property_a, settings):
+    """Contract section 1: a field with a format cannot be cleared at the hub, and the screen says so."""
+    settings.LANGUAGE_CODE = "en"
+    room_type = RoomTypeFactory(property=property_a)
+
+    property_page = manager_client.get(reverse("admin:integration_property_change", args=[property_a.pk]))
+    room_page = manager_client.get(reverse("admin:integration_roomtype_change", args=[room_type.pk]))
+
+    assert (
+        "The hub cannot clear email, phone, SMS sender number, check-in time, check-out time, website: emptied here"
+        in property_page.content.decode()
+    )
+    assert (
+        "The hub cannot clear minimum stay (nights), maximum stay (nights), size (m²), standard capacity, "
+        "maximum capacity" in room_page.content.decode()
+    )

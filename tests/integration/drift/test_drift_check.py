@@ -42,14 +42,18 @@ def test_drift_changed_behind_our_back_is_found_and_repaired(worker, hub, settin
     settings.HUB_DRIFT_RATE = 1000.0
     room_type, _standalone, package, (plan, package_plan) = synced_content(property_a)
     rid = room_type.vendor_id
-    # Someone at the hub edits our copy, adds a field we never sent, and loses a rate plan.
-    hub.alter_resource("property", "prop-a", patch={"email": "hub@example.com", "website": "https://hub.example"})
+    # Someone at the hub edits our copy, adds fields we never sent, and loses a rate plan.
+    hub.alter_resource(
+        "property",
+        "prop-a",
+        patch={"email": "hub@example.com", "website": "https://hub.example", "refunds": {"3d": 50}},
+    )
     hub.alter_resource("roomtype", "prop-a", rid, patch={"i18n": [{"locale": "ko-KR", "name": "허브가 바꾼 이름"}]})
     hub.alter_resource(
         "rateplan_model",
         "prop-a",
         package.vendor_id,
-        patch={"meals": {"breakfast": False, "lunch": False, "dinner": False}},
+        patch={"meals": {"breakfast": False, "lunch": False, "dinner": False}, "sale_to": "2027-01-31"},
     )
     hub.alter_resource("rateplan", "prop-a", rid, plan.vendor_id, patch={"status": "disabled"})
     hub.forget_resource("rateplan", "prop-a", rid, package_plan.vendor_id)
@@ -61,13 +65,15 @@ def test_drift_changed_behind_our_back_is_found_and_repaired(worker, hub, settin
     assert report(check) == {
         ("prop-a", "email", "front@example.com", "hub@example.com"),
         ("prop-a", "website", "-", "https://hub.example"),
+        ("prop-a", "refunds.3d", "-", 50),
         (f"prop-a/{rid}", "i18n[ko-KR].name", f"{room_type.name} (ko)", "허브가 바꾼 이름"),
         (f"prop-a/{package.vendor_id}", "meals.breakfast", True, False),
+        (f"prop-a/{package.vendor_id}", "sale_to", "-", "2027-01-31"),
         (f"prop-a/{rid}/{plan.vendor_id}", "status", "enabled", "disabled"),
         (f"prop-a/{rid}/{package_plan.vendor_id}", "", None, "-"),
     }
     status = property_drift_status(property_a)
-    assert (status.checked_at, status.differences, status.failed) == (check.finished_at, 6, False)
+    assert (status.checked_at, status.differences, status.failed) == (check.finished_at, 8, False)
 
     # Ours wins: the five resources go out again through the outbox, the queue and the attempt log.
     attempts_before = SyncAttempt.objects.count()
@@ -75,7 +81,10 @@ def test_drift_changed_behind_our_back_is_found_and_repaired(worker, hub, settin
     wait_until(all_synced, message="the re-sends")
     for obj in (property_a, room_type, package, plan, package_plan):
         assert_hub_holds(obj)
-    assert "website" not in hub.get_resource("property", "prop-a")
+    assert hub.get_resource("property", "prop-a")["refunds"] == {}  # a map is cleared by sending it empty
+    assert "sale_to" not in hub.get_resource("rateplan_model", "prop-a", package.vendor_id)  # null, nullable
+    # A URI cannot be cleared at the hub (hub-contract.md section 1): it keeps its value.
+    assert hub.get_resource("property", "prop-a")["website"] == "https://hub.example"
     sent = SyncAttempt.objects.order_by("pk")[attempts_before:]
     assert sorted((a.method, a.path.rsplit("/", 1)[-1]) for a in sent) == sorted(
         [
@@ -87,13 +96,16 @@ def test_drift_changed_behind_our_back_is_found_and_repaired(worker, hub, settin
         ]
     )
     property_patch = next(a.request_body for a in sent if a.path.endswith("/prop-a"))
-    assert property_patch["website"] is None  # cleared at the hub
-    assert property_patch["email"] == "front@example.com"
+    assert "website" not in property_patch  # never null: the spec does not let a URI be cleared
+    assert (property_patch["email"], property_patch["refunds"]) == ("front@example.com", {})
+    model_patch = next(a.request_body for a in sent if a.path.endswith(f"/{package.vendor_id}"))
+    assert model_patch["sale_to"] is None
     assert property_drift_status(property_a).differences == 0
 
     again = drift_check_request(property=property_a)
     wait_until(lambda: finished(again), message="the second drift check")
-    assert (again.status, again.difference_count) == (DriftCheckStatus.DONE, 0)
+    assert (again.status, again.difference_count) == (DriftCheckStatus.DONE, 1)
+    assert report(again) == {("prop-a", "website", "-", "https://hub.example")}  # what the hub keeps
 
 
 def test_reads_are_paced_at_the_configured_rate_across_checks(hub, property_a, property_b):

@@ -68,15 +68,38 @@ def test_nothing_changed_sends_nothing(hub, prop):
     assert SyncAttempt.objects.count() == count
 
 
-def test_null_clears_an_optional_field(hub, prop):
+def test_an_emptied_email_is_never_sent_as_null_and_the_hub_keeps_it(hub, prop):
+    """Contract section 1: a field with a format cannot be cleared at the hub (the screen says so)."""
     send(prop)
     prop.email = ""
     prop.save()
+    count = SyncAttempt.objects.count()
 
+    assert send(prop) == Outcome.UNCHANGED
+
+    assert SyncAttempt.objects.count() == count
+    assert hub.get_resource("property", "seochon")["email"] == "stay@example.com"
+
+
+def test_null_clears_a_nullable_field_of_a_rate_plan_model(hub, prop):
+    _room_type, standalone, _package, _plans = hub_content(prop)
     send(prop)
+    standalone.sale_to = timezone.localdate() + timezone.timedelta(days=30)
+    standalone.min_los = 2
+    standalone.save()
+    send(standalone)
+    standalone.sale_to = None
+    standalone.save()
 
-    assert last_attempt().request_body == {"email": None}
-    assert "email" not in hub.get_resource("property", "seochon")
+    send(standalone)
+
+    assert last_attempt().request_body == {
+        "sale_to": None,
+        "i18n": [{"locale": "ko-KR", "name": f"{standalone.name} (ko)"}],
+    }
+    held = hub.get_resource("rateplan_model", "seochon", standalone.vendor_id)
+    assert "sale_to" not in held
+    assert held["min_los"] == 2
 
 
 def test_null_clears_and_maps_replace(hub, prop):
@@ -94,6 +117,13 @@ def test_null_clears_and_maps_replace(hub, prop):
     held = hub.get_resource("property", "seochon")
     assert held["settings"] == {"extra_adult_price": None}
     assert held["refunds"] == {"1d": 30}
+    prop.refunds = {}
+    prop.save()
+
+    send(prop)
+
+    assert last_attempt().request_body == {"refunds": {}}  # a map is cleared by sending it empty
+    assert hub.get_resource("property", "seochon")["refunds"] == {}
 
 
 def test_arrays_replace_whole(hub, prop):
