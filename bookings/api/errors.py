@@ -2,11 +2,12 @@
 turns every failure into {"code": "<string>", "error": "<exact English text>"} with its HTTP status."""
 
 import logging
-import uuid
 from dataclasses import dataclass
 
 from rest_framework import exceptions
 from rest_framework.response import Response
+
+from core.request_id import request_id_get
 
 logger = logging.getLogger("bookings.api")
 
@@ -59,6 +60,12 @@ class BookingError(Exception):
         self.error = error
 
 
+def answer_code(data):
+    """The contract code of an answer's body: an error's code, "" for a booking or a policy."""
+    code = data.get("code") if isinstance(data, dict) else None
+    return code if isinstance(code, str) and "error" in data else ""
+
+
 def error_response(error: ApiError):
     """The contract's error answer for one row of the table."""
     return Response({"code": error.code, "error": error.message}, status=error.status)
@@ -95,7 +102,8 @@ def exception_handler(exc, context):
             return error_response(error)
     # A DRF error the table has no row for is "unknown" (9999); any other exception is a system error.
     error = UNKNOWN_ERROR if isinstance(exc, exceptions.APIException) else SYSTEM_ERROR
-    request_id = uuid.uuid4().hex
+    # The request's own id (core.request_id): every line of the call and its call log row carry it too.
+    request_id = request_id_get()
     request = context.get("request")
     logger.error(
         "vendor API: unexpected error (request id %s) on %s %s",
@@ -103,8 +111,5 @@ def exception_handler(exc, context):
         getattr(request, "method", "?"),
         getattr(request, "path", "?"),
         exc_info=exc,
-        extra={"request_id": request_id},
     )
-    response = error_response(error)
-    response["X-Request-Id"] = request_id
-    return response
+    return error_response(error)

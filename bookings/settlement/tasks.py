@@ -13,12 +13,13 @@ NIGHTLY_TASK = "settlement.tasks.reconciliations_nightly_task"
 
 class ReconciliationJob(JobTask):
     """A run starts over when run again: no second run may start while one works (100,000 records take
-    about 20 s to a few minutes)."""
+    about 20 s to a few minutes). The lease outlives the task's hard time limit."""
 
     lease = timedelta(hours=1)
 
 
-@shared_task(name=RUN_TASK, base=ReconciliationJob, ignore_result=True)
+# Cut at 50 minutes (the run is then failed, saying so: reconciliation_run), killed at 55.
+@shared_task(name=RUN_TASK, base=ReconciliationJob, ignore_result=True, soft_time_limit=50 * 60, time_limit=55 * 60)
 def reconciliation_run_task(reconciliation_id):
     """Run one reconciliation (asked for on the screen, or by the nightly task)."""
     reconciliation_run(reconciliation_id=reconciliation_id)

@@ -76,6 +76,12 @@ def outbox_backlog():
     }
 
 
+def outbox_counts():
+    """{(status, kind): count} of the active hub's sync states: the outbox by state and kind."""
+    rows = SyncState.objects.filter(environment=hub_environment_active()).order_by()
+    return {(status, kind): count for status, kind, count in rows.values_list("status", "kind").annotate(Count("id"))}
+
+
 def sync_status_counts(environment):
     """{status: count} of the sync states of a hub environment."""
     rows = SyncState.objects.filter(environment=environment).order_by()
