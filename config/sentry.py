@@ -29,7 +29,6 @@ def sentry_init(dsn, *, environment, release=None, **options):
             # Errors logged (logger.exception) are reported as events; lower levels only as breadcrumbs.
             LoggingIntegration(),
         ],
-        send_default_pii=False,
         before_send=scrub_event,
         before_send_transaction=scrub_event,
         before_breadcrumb=scrub_event,

@@ -122,17 +122,19 @@ def test_each_difference_the_fault_setting_makes_is_found(selling):
     assert hub_records[matched]["charged_amount"] == hub_records[matched]["total_amount"]
 
 
-def test_a_hub_that_stays_down_fails_the_run_with_its_message(selling, settings):
+def test_a_hub_that_stays_down_fails_the_run_with_its_message(selling, settings, metric):
     settings.HUB_SYNC_BACKOFF_BASE = 0.01
     settings.HUB_SYNC_BACKOFF_CAP = 0.02
     sell(selling)
     reconciliation = reconcile(selling.room_type.property)
+    failed_runs = metric("vendorhub_reconciliation_runs_total", outcome="failed")
 
     with inject_faults(error_rate=1.0, retry_after=0):
         reconciliation = reconciliation_run(reconciliation_id=reconciliation.pk)
 
     assert reconciliation.status == RunStatus.FAILED
     assert "Service Unavailable" in reconciliation.error
+    assert metric("vendorhub_reconciliation_runs_total", outcome="failed") == failed_runs + 1
 
 
 def test_a_manager_runs_one_from_the_screen_through_the_worker(selling, worker, client):

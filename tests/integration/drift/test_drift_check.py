@@ -96,7 +96,7 @@ def test_drift_changed_behind_our_back_is_found_and_repaired(worker, hub, settin
     assert (again.status, again.difference_count) == (DriftCheckStatus.DONE, 0)
 
 
-def test_reads_are_paced_at_the_configured_rate_across_checks(hub, property_a, property_b):
+def test_reads_are_paced_at_the_configured_rate_across_checks(hub, property_a, property_b, metric):
     synced_content(property_a)
     synced_content(property_b)
     hub.request_log().delete()
@@ -105,8 +105,10 @@ def test_reads_are_paced_at_the_configured_rate_across_checks(hub, property_a, p
     pacer = Pacer(rate=4.0, max_tries=3, max_wait=60, backoff_base=0.5, clock=clock, sleep=clock.sleep)
     for prop in (property_a, property_b):
         DriftCheck.objects.create(property=prop)
+    done = metric("vendorhub_drift_checks_total", outcome="done")
 
     assert drift_checks_run(client=client, pacer=pacer) == 2
+    assert metric("vendorhub_drift_checks_total", outcome="done") == done + 2
 
     # Twelve reads (six per property), one every quarter second, the second check included.
     assert client.times == [i * 0.25 for i in range(12)]
