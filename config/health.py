@@ -135,7 +135,7 @@ def healthz(request):
     return JsonResponse(body, status=503 if failing else 200)
 
 
-def _duration(seconds):
+def duration_words(seconds):
     if seconds < 60:
         return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
     if seconds < 2 * 60 * 60:
@@ -168,7 +168,7 @@ def health_sentences(parts):
             (
                 False,
                 _("No worker seen for %(time)s: nothing reaches the hub and no e-mail is sent.")
-                % {"time": _duration(worker_seen)},
+                % {"time": duration_words(worker_seen)},
             )
         )
     if beat.ok:
@@ -180,7 +180,7 @@ def health_sentences(parts):
             (
                 False,
                 _("Beat not seen for %(time)s: nothing is retried, swept or run on schedule.")
-                % {"time": _duration(beat_seen)},
+                % {"time": duration_words(beat_seen)},
             )
         )
     pending, oldest = outbox.details["pending"], outbox.details["oldest_pending_seconds"]
@@ -191,7 +191,7 @@ def health_sentences(parts):
             "%(count)d change waits for the hub, the oldest for %(time)s.",
             "%(count)d changes wait for the hub, the oldest for %(time)s.",
             pending,
-        ) % {"count": pending, "time": _duration(oldest)}
+        ) % {"count": pending, "time": duration_words(oldest)}
     if outbox.details["failed"]:
         sentence += " " + ngettext(
             "%(count)d was refused by the hub (see the hub sync states).",
@@ -207,7 +207,7 @@ def health_sentences(parts):
             "%(count)d background job waits, the oldest for %(time)s.",
             "%(count)d background jobs wait, the oldest for %(time)s.",
             waiting,
-        ) % {"count": waiting, "time": _duration(oldest)}
+        ) % {"count": waiting, "time": duration_words(oldest)}
     if jobs.details["failed"]:
         sentence += " " + ngettext(
             "%(count)d failed for good in the last 30 days.",

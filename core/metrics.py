@@ -8,8 +8,8 @@ its own under METRICS_DIR (`web`, `worker-<node name>`), emptied when that proce
 so that a restart of the web server does not delete the files a running worker writes to.
 
 The metric objects are made at their first use, in the process that records (a gunicorn worker, a pool
-process), never at import: prometheus-client chooses where values go (files or memory) from
-PROMETHEUS_MULTIPROC_DIR when a metric is made, and with metrics off nothing is made or recorded.
+process), never at import: where values go (files or memory) is chosen from PROMETHEUS_MULTIPROC_DIR then,
+and with metrics off nothing is made or recorded.
 README ("Metrics") lists each series.
 """
 
@@ -41,7 +41,11 @@ def metrics_process_start(name):
 
 @functools.cache
 def _metrics():
-    from prometheus_client import Counter, Histogram
+    from prometheus_client import Counter, Histogram, values
+
+    # prometheus-client chose files or memory when it was first imported, which in a worker's main process
+    # (its URLs load config.metrics) comes before metrics_process_start: choose again, now.
+    values.ValueClass = values.get_value_class()
 
     return {
         "hub_requests": Counter("vendorhub_hub_requests", "Calls to the hub API", ["endpoint", "method", "status"]),

@@ -64,9 +64,12 @@ def test_only_the_scraper_gets_an_answer(client, scraping, authorization):
     assert client.get("/metrics", **headers).status_code == 404
 
 
+# A worker's main process has imported prometheus-client (its URLs load config.metrics) before it starts
+# its metrics folder; its pool processes record.
 RECORD = """
 import django, json, sys
 django.setup()
+import config.metrics
 from core import metrics
 metrics.metrics_process_start(sys.argv[1])
 for _ in range(int(sys.argv[2])):
