@@ -55,13 +55,17 @@ class RequestIdMiddleware:
     def __call__(self, request):
         request_id = request_id_valid(request.headers.get(HEADER)) or request_id_new()
         request.request_id = request_id
-        token = request_id_set(request_id)
-        try:
-            response = self.get_response(request)
-        finally:
-            request_id_reset(token)
+        # Kept until the response is closed (request_finished): Django logs a 4xx or 5xx after the
+        # middleware returned, and that line carries the id too.
+        request_id_set(request_id)
+        response = self.get_response(request)
         response[HEADER] = request_id
         return response
+
+
+def request_finished(**kwargs):
+    """Django's request_finished: the process's thread goes back to no id."""
+    request_id_set("")
 
 
 class RequestIdLogFilter(logging.Filter):

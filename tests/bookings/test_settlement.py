@@ -4,6 +4,7 @@ sells through our vendor API, the reconciliation pages the sandbox's list over H
 import datetime
 
 import pytest
+from celery.exceptions import SoftTimeLimitExceeded
 from django.urls import reverse
 
 from bookings.models import Booking
@@ -188,3 +189,16 @@ def test_compare_with_hub_marks_the_fields_that_differ(selling, client):
     assert [c.booking.vendor_booking_number for c in listed.context["comparisons"]] == sorted(
         [number, unsent], key=lambda n: -Booking.objects.get(vendor_booking_number=n).pk
     )
+
+
+def test_a_run_cut_at_its_soft_time_limit_fails_saying_so(selling):
+    class TooSlow:
+        def call(self, endpoint, **kwargs):
+            raise SoftTimeLimitExceeded()
+
+    reconciliation = reconcile(selling.room_type.property)
+
+    reconciliation = reconciliation_run(reconciliation_id=reconciliation.pk, client=TooSlow())
+
+    assert reconciliation.status == RunStatus.FAILED
+    assert reconciliation.error == "The run took longer than its time limit; run it again."

@@ -9,7 +9,7 @@ from django.core import mail
 from django.db import transaction
 
 from bookings.models import Booking, InboundCall
-from core.request_id import RequestIdLogFilter, request_id_reset, request_id_set
+from core.request_id import RequestIdLogFilter, request_id_get, request_id_reset, request_id_set
 from integration.content.services import content_saved
 from integration.hub import endpoints
 from integration.hub.client import HubClient, HubUnavailable
@@ -74,6 +74,13 @@ def test_every_log_line_of_a_request_carries_its_id_and_the_call_log_row_too(cli
     assert ("hub-call-42", "bookings.api") in {(request_id, name) for request_id, name, _message in lines}
     assert InboundCall.objects.get().request_id == "hub-call-42"
     assert InboundCall.objects.get().code == ""
+
+    # Django logs a refusal after the middleware has returned: that line carries the id as well.
+    refused = client.post("/bookings", b"{}", content_type="application/json", HTTP_X_REQUEST_ID="hub-call-43")
+    assert refused.status_code == 403
+    assert ("hub-call-43", "django.request") in {(request_id, name) for request_id, name, _message in lines}
+    assert InboundCall.objects.get(request_id="hub-call-43").code == "2000"
+    assert request_id_get() == ""  # the request is over: this thread has no id any more
 
 
 def test_the_hub_client_sends_the_current_id(monkeypatch, request_id):
