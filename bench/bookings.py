@@ -1,7 +1,8 @@
-"""python -m bench.bookings (make bench): the vendor API's create under gunicorn, against a minimal DRF
-view on the same stack that inserts one row, measured in the same run; and the cost of verifying a
-signature. PostgreSQL when DATABASE_URL names one (as the issue asks), else SQLite. Writes
-var/bench/bookings.json."""
+"""python -m bench.bookings [--metrics] (make bench): the vendor API's create under gunicorn, against a
+minimal DRF view on the same stack that inserts one row, measured in the same run; and the cost of
+verifying a signature. With --metrics, also the create on a second gunicorn with METRICS_ENABLED (its
+processes writing their files as production's do), in the same rounds: the throughput metrics cost.
+PostgreSQL when DATABASE_URL names one (as the issue asks), else SQLite. Writes var/bench/bookings.json."""
 
 import datetime
 import itertools
@@ -29,6 +30,8 @@ NIGHTS = 30  # stays spread over 30 nights, as bookings are
 #: The create against the shell (ratios of x thr and x p99 are against the baseline, for reference).
 CREATE_GOAL_THROUGHPUT = 0.5
 CREATE_GOAL_P99 = 2
+#: With metrics on, the create keeps at least this share of its throughput with them off.
+METRICS_GOAL = 0.95
 ROOT = Path(__file__).resolve().parent.parent
 #: Each request of the run gets its own number: a create sent again would be a retry, which the vendor
 #: API answers with the booking it already has instead of creating one.
@@ -36,14 +39,29 @@ _NUMBERS = itertools.count()
 
 
 def main():
+    with_metrics = "--metrics" in sys.argv[1:]
     setup_django()
     with fresh_database() as connection:
         stock = _prepare(connection)
         port = _free_port()
         server = _start_gunicorn(connection, port)
+        metered = _start_gunicorn(connection, _free_port(), metrics=True) if with_metrics else None
         try:
             base = f"http://127.0.0.1:{port}"
             meter = CpuMeter(server.pid, connection)
+            loads = {
+                "baseline": lambda: _load(base + "/bench/baseline", _baseline_body, meter),
+                "shell": lambda: _load(base + "/bench/shell", lambda n: _create_body(stock, n), meter, signed=True),
+                "create": lambda: _load(base + "/bookings", lambda n: _create_body(stock, n), meter, signed=True),
+            }
+            if metered:
+                metered_meter = CpuMeter(metered.pid, connection)
+                loads["create_metrics"] = lambda: _load(
+                    f"http://127.0.0.1:{metered.port}/bookings",
+                    lambda n: _create_body(stock, n),
+                    metered_meter,
+                    signed=True,
+                )
             figures = {
                 "when": datetime.datetime.now(UTC).isoformat(timespec="seconds"),
                 "database": connection.vendor,
@@ -53,28 +71,25 @@ def main():
                 "concurrency": CONCURRENCY,
                 "requests": REQUESTS,
                 "rounds": ROUNDS,
-                **_rounds(
-                    {
-                        "baseline": lambda: _load(base + "/bench/baseline", _baseline_body, meter),
-                        "shell": lambda: _load(
-                            base + "/bench/shell", lambda n: _create_body(stock, n), meter, signed=True
-                        ),
-                        "create": lambda: _load(
-                            base + "/bookings", lambda n: _create_body(stock, n), meter, signed=True
-                        ),
-                    }
-                ),
+                **_rounds(loads),
                 "signature_us": _signature_cost(stock),
             }
         finally:
-            server.terminate()
-            server.wait(timeout=30)
-    for kind in ("shell", "create"):
+            for process in (server, metered):
+                if process:
+                    process.terminate()
+                    process.wait(timeout=30)
+    for kind in [kind for kind in ("shell", "create", "create_metrics") if kind in figures]:
         figures[f"{kind}_throughput_ratio"] = round(figures[kind]["per_second"] / figures["baseline"]["per_second"], 2)
         figures[f"{kind}_p99_ratio"] = round(figures[kind]["p99_ms"] / figures["baseline"]["p99_ms"], 2)
     # The create's goal is against the shell (what every create pays before any booking logic), not the bare insert.
     figures["create_vs_shell_throughput"] = round(figures["create"]["per_second"] / figures["shell"]["per_second"], 2)
     figures["create_vs_shell_p99"] = round(figures["create"]["p99_ms"] / figures["shell"]["p99_ms"], 2)
+    if with_metrics:
+        figures["metrics_throughput_ratio"] = round(
+            figures["create_metrics"]["per_second"] / figures["create"]["per_second"], 3
+        )
+        figures["metrics_p99_ratio"] = round(figures["create_metrics"]["p99_ms"] / figures["create"]["p99_ms"], 2)
     print(report(figures))
     BENCH_DIR.mkdir(parents=True, exist_ok=True)
     (BENCH_DIR / "bookings.json").write_text(json.dumps(figures, indent=2) + "\n")
@@ -121,8 +136,9 @@ def _free_port():
         return probe.getsockname()[1]
 
 
-def _start_gunicorn(connection, port):
-    """gunicorn on the bench database, as production runs the web process."""
+def _start_gunicorn(connection, port, *, metrics=False):
+    """gunicorn on the bench database, as production runs the web process (its config file included);
+    metrics: with METRICS_ENABLED, its files under var/bench/metrics."""
     from django.conf import settings
 
     database = connection.settings_dict
@@ -146,12 +162,17 @@ def _start_gunicorn(connection, port):
         "VENDOR_API_TOKEN": settings.VENDOR_API_TOKEN,
         "VENDOR_API_SECRET": ",".join(settings.VENDOR_API_SECRETS),
         "LOG_LEVEL": "WARNING",
+        "METRICS_ENABLED": "true" if metrics else "false",
+        "METRICS_TOKEN": "bench-metrics-token-0123456789",
+        "METRICS_DIR": str(BENCH_DIR / "metrics"),
     }
     server = subprocess.Popen(  # noqa: S603
         [
             sys.executable,
             "-m",
             "gunicorn",
+            "-c",
+            "python:config.gunicorn",
             "bench.wsgi:application",
             "--bind",
             f"127.0.0.1:{port}",
@@ -167,6 +188,7 @@ def _start_gunicorn(connection, port):
     while time.monotonic() < deadline:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            server.port = port
             return server
         except OSError:
             time.sleep(0.2)
@@ -222,11 +244,12 @@ def _signed_headers(raw):
 
 
 def _rounds(loads):
-    """Each load run ROUNDS times, the kinds in turn (so that a slow moment of the machine does not fall
-    on one kind only); for each kind, the round of median throughput."""
+    """Each load run ROUNDS times, the kinds in turn, in reverse order every other round (so that neither a
+    slow moment of the machine nor the tables growing run after run falls on one kind only); for each
+    kind, the round of median throughput."""
     runs = {kind: [] for kind in loads}
-    for _round in range(ROUNDS):
-        for kind, load in loads.items():
+    for number in range(ROUNDS):
+        for kind, load in list(loads.items())[:: -1 if number % 2 else 1]:
             runs[kind].append(load())
     return {kind: sorted(found, key=lambda run: run["per_second"])[len(found) // 2] for kind, found in runs.items()}
 
@@ -315,6 +338,7 @@ def report(figures):
         ("baseline", "baseline: DRF view inserting a row"),
         ("shell", "shell: auth + validation + log + row"),
         ("create", "POST /bookings (signed create)"),
+        ("create_metrics", "the same with METRICS_ENABLED"),
     )
     lines = [
         f"Booking benchmark: {figures['database']}, gunicorn x{figures['gunicorn_workers']},"
@@ -324,6 +348,8 @@ def report(figures):
         f"  CPU ms per request: web / db / client",
     ]
     for kind, label in rows:
+        if kind not in figures:
+            continue
         row = figures[kind]
         ratios = (
             f"{figures[f'{kind}_throughput_ratio']:>7}{figures[f'{kind}_p99_ratio']:>7}"
@@ -340,6 +366,11 @@ def report(figures):
         f" {figures['create_vs_shell_p99']}x the p99 (goal: >= {CREATE_GOAL_THROUGHPUT}x, <= {CREATE_GOAL_P99}x)",
         f"  signature verification: {figures['signature_us']} us per call",
     ]
+    if "metrics_throughput_ratio" in figures:
+        lines.append(
+            f"  metrics on vs off: {figures['metrics_throughput_ratio']}x the create's throughput,"
+            f" {figures['metrics_p99_ratio']}x its p99 (goal: >= {METRICS_GOAL}x)"
+        )
     return "\n".join(lines)
 
 

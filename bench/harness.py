@@ -15,14 +15,14 @@ from django.core.wsgi import get_wsgi_application
 BENCH_DIR = Path(__file__).resolve().parent.parent / "var" / "bench"
 
 
-def setup_django():
+def setup_django(*, broker=None):
     """Configure Django with the development defaults and the sandbox mounted, as the tests do."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("DJANGO_DEBUG", "true")
     os.environ["HUB_SANDBOX_ENABLED"] = "true"
     # Benchmarks send in this process: a task queued by the outbox must not reach a broker that some
-    # worker consumes (with another database behind it).
-    os.environ["CELERY_BROKER_URL"] = "memory://localhost/"
+    # worker consumes (with another database behind it), unless the benchmark starts its own workers.
+    os.environ["CELERY_BROKER_URL"] = broker or "memory://localhost/"
     # A log line per hub call would bury the figures (and cost time the figures should not include).
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     django.setup()

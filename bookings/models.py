@@ -145,6 +145,10 @@ class InboundCall(models.Model):
     status = models.PositiveSmallIntegerField(_("status"))
     response_body = models.TextField(_("response body"), blank=True)
     duration_ms = models.PositiveIntegerField(_("duration (ms)"))
+    #: The contract's code of an error answer ("" for a booking or policy answered).
+    code = models.CharField(_("answer code"), max_length=4, blank=True)
+    #: The call's X-Request-ID, or the id we gave it (core.request_id): it joins the call's log lines.
+    request_id = models.CharField(_("request id"), max_length=128, blank=True)
     booking = models.ForeignKey(
         Booking, verbose_name=_("booking"), on_delete=models.SET_NULL, null=True, blank=True, related_name="calls"
     )

@@ -8,7 +8,7 @@ from django.db.models import Count, Q
 from integration.ari.dates import KOREA, korea_today
 from integration.models import PropertyMembership
 
-from .models import Booking
+from .models import Booking, InboundCall
 
 
 def booking_counts(property_ids):
@@ -45,3 +45,9 @@ def property_email_members(properties):
         .select_related("property", "user__notification_preference")
         .order_by("property__name", "user__username")
     )
+
+
+def inbound_answers_by_code(since):
+    """{code: count} of the vendor API's answers since then ("" for a booking or a policy answered)."""
+    rows = InboundCall.objects.filter(created_at__gte=since).order_by()
+    return dict(rows.values_list("code").annotate(count=Count("id")).values_list("code", "count"))

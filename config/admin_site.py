@@ -28,7 +28,9 @@ class VendorhubAdminSite(admin.AdminSite):
                 card["bookings"] = {"arrived": arrived, "pending": pending}
         context = {"property_cards": cards, **(extra_context or {})}
         if request.user.is_superuser:
+            from .dashboard import activity_last_day
             from .health import health_sentences, system_health
 
             context["health"] = health_sentences(system_health(deep=True))
+            context["activity"] = activity_last_day()
         return super().index(request, extra_context=context)

@@ -4,6 +4,7 @@ import os
 
 from celery import Celery, signals
 
+from core import metrics, request_id
 from core.heartbeat import WorkerHeartbeat
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -13,6 +14,19 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # Every worker writes its heartbeat for the deep health check (core.heartbeat).
 app.steps["worker"].add(WorkerHeartbeat)
+# One request id from the request that queued a task to the tasks it queues (core.request_id).
+signals.before_task_publish.connect(request_id.task_publishing, weak=False)
+signals.task_prerun.connect(request_id.task_starting, weak=False)
+signals.task_postrun.connect(request_id.task_finished, weak=False)
+# Runs, failures and durations by task (core.metrics; nothing when METRICS_ENABLED is off).
+signals.task_prerun.connect(metrics.task_started, weak=False)
+signals.task_postrun.connect(metrics.task_ended, weak=False)
+
+
+@signals.celeryd_init.connect
+def _metrics_folder(sender=None, **kwargs):
+    """A worker's main process, before it forks its pool: its own metrics folder, emptied (core.metrics)."""
+    metrics.metrics_process_start(f"worker-{sender}")
 
 
 @signals.setup_logging.connect

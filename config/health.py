@@ -135,7 +135,8 @@ def healthz(request):
     return JsonResponse(body, status=503 if failing else 200)
 
 
-def _duration(seconds):
+def duration_words(seconds):
+    """A number of seconds in words: seconds, minutes up to two hours, then hours."""
     if seconds < 60:
         return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
     if seconds < 2 * 60 * 60:
@@ -148,12 +149,12 @@ def _process_sentence(part, *, alive, never, silent):
     if part.ok:
         return True, alive
     seen = part.details["last_seen_seconds"]
-    return False, never if seen is None else silent % {"time": _duration(seen)}
+    return False, never if seen is None else silent % {"time": duration_words(seen)}
 
 
 def _backlog_sentence(part, *, count, oldest, idle, waiting, failed):
     """(ok, sentence) of a backlog: nothing waiting, or how much since when; and how many failed."""
-    sentence = idle if oldest is None else waiting % {"count": count, "time": _duration(oldest)}
+    sentence = idle if oldest is None else waiting % {"count": count, "time": duration_words(oldest)}
     if part.details["failed"]:
         sentence = f"{sentence} {failed % {'count': part.details['failed']}}"
     return part.ok, sentence

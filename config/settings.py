@@ -11,6 +11,7 @@ import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -72,6 +73,8 @@ if HUB_SANDBOX_ENABLED:
     INSTALLED_APPS.append("hubsandbox")
 
 MIDDLEWARE = [
+    # First: every answer and log line of the request carries its id, redirects and refusals included.
+    "core.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -84,7 +87,7 @@ MIDDLEWARE = [
 
 if not DEBUG:
     # gunicorn serves the collected static files itself; runserver does it in development.
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    MIDDLEWARE.insert(2, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -160,6 +163,44 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
+# Three queues, so that bulk work never holds the worker slots that hub sends and booking e-mails wait
+# for (README, "Queues and time limits"): Procfile's `worker` takes hub and bookings, `bulk` the rest.
+# Routed by task name (core.queue's send_task honours the routes); a task named nowhere goes to bulk.
+TASK_QUEUES_BY_NAME = {
+    "hub": ["integration.tasks.sync_resource", "integration.tasks.sync_sweeper"],
+    "bookings": [
+        "bookings.tasks.booking_notify_task",
+        "bookings.tasks.booking_email_send_task",
+        "bookings.tasks.bookings_release_expired_task",
+        "core.tasks.job_sweeper",
+    ],
+    "bulk": [
+        "settlement.tasks.reconciliation_run_task",
+        "settlement.tasks.reconciliations_nightly_task",
+        "integration.tasks.drift_checks_run",
+        "integration.tasks.drift_checks_weekly",
+        "integration.tasks.catalog_refresh_task",
+        "integration.tasks.sales_channels_refresh",
+        "integration.tasks.property_channels_refresh",
+        "integration.tasks.property_channels_refresh_requested",
+        "licenses.tasks.license_requests_refresh_task",
+        "licenses.tasks.license_requests_refresh_open_task",
+        "integration.tasks.sync_attempts_purge_task",
+        "integration.tasks.ari_history_purge_task",
+        "bookings.tasks.inbound_calls_purge_task",
+        "bookings.tasks.seen_webhooks_purge_task",
+        "hubsandbox.tasks.sandbox_sell_task",
+    ],
+}
+CELERY_TASK_ROUTES = {name: {"queue": queue} for queue, names in TASK_QUEUES_BY_NAME.items() for name in names}
+# A worker started without -Q takes every queue (a small install runs one such worker).
+CELERY_TASK_QUEUES = [Queue(name) for name in TASK_QUEUES_BY_NAME]
+CELERY_TASK_DEFAULT_QUEUE = "bulk"
+# Every task has a time limit: the soft one raises in the task (which may still record what it did), the
+# hard one kills its process. These are the defaults; the hub send, the reconciliation and the drift
+# runner set their own, and every lease outlives its task's hard limit (tests/core/test_time_limits.py).
+CELERY_TASK_SOFT_TIME_LIMIT = 4 * 60
+CELERY_TASK_TIME_LIMIT = 5 * 60
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BEAT_SCHEDULE = {
     # Queues again the sends a dead worker left: with a lease of one hub call (HUB_CONNECT_TIMEOUT +
@@ -357,13 +398,37 @@ SPECTACULAR_SETTINGS = {
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
-    # The load balancer probes the health check over plain HTTP.
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    # The load balancer probes the health check, and a scraper inside the network reads the metrics, over
+    # plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
     SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+
+# --- Metrics and error tracking ---------------------------------------------------------------------
+
+# Prometheus metrics at /metrics (config.metrics), for a scraper sending METRICS_TOKEN as a bearer token.
+# Each web and worker process writes its values under METRICS_DIR (a folder on the host's local disk,
+# shared by the processes of one host: core.metrics).
+METRICS_ENABLED = env.bool("METRICS_ENABLED", default=False)
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+METRICS_DIR = Path(env.str("METRICS_DIR", default=str(VAR_DIR / "metrics")))
+if METRICS_ENABLED and len(METRICS_TOKEN) < 16:
+    raise ImproperlyConfigured("METRICS_TOKEN (at least 16 characters) must be set when METRICS_ENABLED is true.")
+
+# Exceptions of requests and tasks go to Sentry when SENTRY_DSN is set, redacted as the logs are
+# (config.sentry); off otherwise.
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    from .sentry import sentry_init
+
+    sentry_init(
+        SENTRY_DSN,
+        environment=env.str("SENTRY_ENVIRONMENT", default="development" if DEBUG else "production"),
+        release=env.str("SENTRY_RELEASE", default=""),
+    )
 
 # --- Logging ------------------------------------------------------------------------------------
 
@@ -371,20 +436,23 @@ LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact": {"()": "config.log_filters.RedactSecretsFilter"}},
+    "filters": {
+        "request_id": {"()": "core.request_id.RequestIdLogFilter"},
+        "redact": {"()": "config.log_filters.RedactSecretsFilter"},
+    },
     "formatters": {
         "json": {
             "()": "pythonjsonlogger.json.JsonFormatter",
-            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(request_id)s %(message)s",
             "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
         },
-        "plain": {"format": "%(asctime)s %(levelname)-7s %(name)s: %(message)s"},
+        "plain": {"format": "%(asctime)s %(levelname)-7s %(name)s [%(request_id)s]: %(message)s"},
     },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": env.str("LOG_FORMAT", default="plain" if DEBUG else "json"),
-            "filters": ["redact"],
+            "filters": ["request_id", "redact"],
         },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},

@@ -113,3 +113,13 @@ def manager_a(property_a):
 @pytest.fixture
 def superuser(db):
     return UserFactory(is_staff=True, is_superuser=True)
+
+
+@pytest.fixture
+def metric(settings):
+    """Metrics on (core.metrics); metric(name, **labels) reads a value this process recorded (0 before the
+    first). pytest's process keeps them in memory: the files of several processes are tests/config/test_metrics.py's."""
+    from prometheus_client import REGISTRY
+
+    settings.METRICS_ENABLED = True
+    return lambda name, **labels: REGISTRY.get_sample_value(name, labels) or 0.0

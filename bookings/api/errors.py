@@ -2,38 +2,42 @@
 turns every failure into {"code": "<string>", "error": "<exact English text>"} with its HTTP status."""
 
 import logging
-import uuid
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.response import Response
+
+from core.request_id import request_id_get
 
 logger = logging.getLogger("bookings.api")
 
 
 @dataclass(frozen=True)
 class ApiError:
-    """One row of the error table; its message is the contract's exact English text, never translated."""
+    """One row of the error table; its message is the contract's exact English text, never translated;
+    label is what the admin's screens call it, in the user's language."""
 
     code: str
     message: str
     status: int
+    label: str
 
 
-SYSTEM_ERROR = ApiError("1000", "An error occurred during system processing", 500)
-ACCESS_DENIED = ApiError("2000", "Access denied", 403)
-BAD_INPUT = ApiError("3000", "Please check your input information", 400)
-NO_ROOMS = ApiError("4000", "No rooms available for booking", 409)
+SYSTEM_ERROR = ApiError("1000", "An error occurred during system processing", 500, _("System error"))
+ACCESS_DENIED = ApiError("2000", "Access denied", 403, _("Access denied"))
+BAD_INPUT = ApiError("3000", "Please check your input information", 400, _("Bad input"))
+NO_ROOMS = ApiError("4000", "No rooms available for booking", 409, _("No rooms available"))
 # 4001 on create only: amount other than our nightly rates plus the extra charges we compute
 # (bookings.services.extra_charges); a booking without a rate plan has no rate of ours to differ from.
-AMOUNT_DIFFERS = ApiError("4001", "Requested amount differs from actual amount", 409)
-TOO_FEW_GUESTS = ApiError("4002", "Minimum guest requirement not met", 409)
-TOO_MANY_GUESTS = ApiError("4003", "Maximum guest capacity exceeded", 409)
-NOT_FOUND = ApiError("4004", "Reservation not found", 404)
-ALREADY_CANCELED = ApiError("4005", "Reservation already cancelled", 409)
-CANNOT_CANCEL = ApiError("4006", "Reservation cannot be cancelled", 409)
-CANNOT_CONFIRM = ApiError("4007", "Reservation cannot be confirmed", 409)
-UNKNOWN_ERROR = ApiError("9999", "An unknown error occurred", 500)
+AMOUNT_DIFFERS = ApiError("4001", "Requested amount differs from actual amount", 409, _("Amount differs"))
+TOO_FEW_GUESTS = ApiError("4002", "Minimum guest requirement not met", 409, _("Too few guests"))
+TOO_MANY_GUESTS = ApiError("4003", "Maximum guest capacity exceeded", 409, _("Too many guests"))
+NOT_FOUND = ApiError("4004", "Reservation not found", 404, _("Booking not found"))
+ALREADY_CANCELED = ApiError("4005", "Reservation already cancelled", 409, _("Already canceled"))
+CANNOT_CANCEL = ApiError("4006", "Reservation cannot be cancelled", 409, _("Cannot be canceled"))
+CANNOT_CONFIRM = ApiError("4007", "Reservation cannot be confirmed", 409, _("Cannot be confirmed"))
+UNKNOWN_ERROR = ApiError("9999", "An unknown error occurred", 500, _("Unknown error"))
 
 ERROR_TABLE = (
     SYSTEM_ERROR,
@@ -57,6 +61,12 @@ class BookingError(Exception):
     def __init__(self, error: ApiError):
         super().__init__(error.code)
         self.error = error
+
+
+def answer_code(data):
+    """The contract code of an answer's body: an error's code, "" for a booking or a policy."""
+    code = data.get("code") if isinstance(data, dict) else None
+    return code if isinstance(code, str) and "error" in data else ""
 
 
 def error_response(error: ApiError):
@@ -95,7 +105,8 @@ def exception_handler(exc, context):
             return error_response(error)
     # A DRF error the table has no row for is "unknown" (9999); any other exception is a system error.
     error = UNKNOWN_ERROR if isinstance(exc, exceptions.APIException) else SYSTEM_ERROR
-    request_id = uuid.uuid4().hex
+    # The request's own id (core.request_id): every line of the call and its call log row carry it too.
+    request_id = request_id_get()
     request = context.get("request")
     logger.error(
         "vendor API: unexpected error (request id %s) on %s %s",
@@ -103,8 +114,5 @@ def exception_handler(exc, context):
         getattr(request, "method", "?"),
         getattr(request, "path", "?"),
         exc_info=exc,
-        extra={"request_id": request_id},
     )
-    response = error_response(error)
-    response["X-Request-Id"] = request_id
-    return response
+    return error_response(error)

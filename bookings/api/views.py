@@ -12,11 +12,13 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.metrics import vendor_api_call_observed
+
 from .. import services
 from ..models import InboundCall
 from .answers import booking_answer
 from .authentication import BodyTooLarge, HubSignatureAuthentication, check_body_size
-from .errors import exception_handler
+from .errors import answer_code, exception_handler
 from .limits import MAX_BODY_BYTES
 from .parsers import HubJSONParser
 from .schema import ERROR_RESPONSES, SIGNATURE_HEADERS, BookingAnswerSerializer, RefundPolicyAnswerSerializer
@@ -97,6 +99,10 @@ def _log_call(request, response, duration_ms, booking, number):
         for name, value in request.headers.items()
         if name.lower() not in _SECRET_HEADERS
     }
+    code = answer_code(response.data)
+    operation = request.resolver_match.url_name if request.resolver_match else "unknown"
+    vendor_api_call_observed(operation, code, duration_ms / 1000)
+    logger.info("vendor API %s answered %s %s in %d ms", operation, response.status_code, code or "ok", duration_ms)
     InboundCall.objects.create(
         method=_storable(request.method, 10),
         path=_storable(request.get_full_path(), 500),
@@ -105,6 +111,8 @@ def _log_call(request, response, duration_ms, booking, number):
         status=response.status_code,
         response_body=_storable(json.dumps(response.data, ensure_ascii=False)),
         duration_ms=duration_ms,
+        code=code,
+        request_id=getattr(request, "request_id", ""),
         booking=booking,
         booking_number=booking.vendor_booking_number if booking else _storable(number, 100),
     )

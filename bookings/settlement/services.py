@@ -12,6 +12,7 @@ import logging
 from dataclasses import dataclass
 from decimal import Decimal
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Count, Exists, F, OuterRef, Sum
@@ -21,6 +22,7 @@ from django.utils.translation import gettext as _
 from bookings.api.answers import booking_answer
 from bookings.models import Booking
 from core.jobs import job_queue
+from core.metrics import reconciliation_counted
 from integration.access.choices import MembershipRole
 from integration.access.selectors import properties_for_user
 from integration.ari.dates import KOREA, korea_today
@@ -295,6 +297,8 @@ def reconciliation_run(*, reconciliation_id: int, client=None) -> Reconciliation
             _missing_at_hub(writer, reconciliation, prop)
     except HubError as error:
         _fail(reconciliation, error.message)
+    except SoftTimeLimitExceeded:
+        _fail(reconciliation, _("The run took longer than its time limit; run it again."))
     except (AttributeError, KeyError, TypeError, ValueError) as error:
         # A record without a readable booking_number, status or date: say so rather than stay "running".
         _fail(
@@ -307,6 +311,7 @@ def reconciliation_run(*, reconciliation_id: int, client=None) -> Reconciliation
             status=RunStatus.DONE, totals=totals, monthly=monthly, finished_at=timezone.now()
         )
     reconciliation.refresh_from_db()
+    reconciliation_counted(reconciliation.status)
     return reconciliation
 
 

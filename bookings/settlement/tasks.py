@@ -12,8 +12,16 @@ NIGHTLY_TASK = "settlement.tasks.reconciliations_nightly_task"
 
 
 # A run starts over when run again: no second run may start while one works (100,000 records take about
-# 20 s to a few minutes).
-@shared_task(name=RUN_TASK, base=JobTask, lease=timedelta(hours=1), ignore_result=True)
+# 20 s to a few minutes). Cut at 50 minutes (the run is then failed, saying so: reconciliation_run), killed
+# at 55; the lease outlives that.
+@shared_task(
+    name=RUN_TASK,
+    base=JobTask,
+    lease=timedelta(hours=1),
+    ignore_result=True,
+    soft_time_limit=50 * 60,
+    time_limit=55 * 60,
+)
 def reconciliation_run_task(reconciliation_id):
     """Run one reconciliation (asked for on the screen, or by the nightly task)."""
     reconciliation_run(reconciliation_id=reconciliation_id)

@@ -3,8 +3,10 @@ differs, and re-send what staff choose (ours wins) through the sync engine's out
 
 import logging
 import secrets
+import time
 from datetime import timedelta
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
@@ -12,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.jobs import job_queue
+from core.metrics import drift_check_counted
 
 from ..content.models import Property
 from ..content.resources import path_params
@@ -39,6 +42,9 @@ RUN_TASK = "integration.tasks.drift_checks_run"
 #: One runner at a time, so that HUB_DRIFT_RATE holds across every check (a lock in the shared cache:
 #: Redis in production). Renewed at each resource read; a dead runner's lock expires (runner_lock_seconds).
 RUNNER_LOCK = "integration.drift.runner"
+#: A runner starts no check after running this long (another runner goes on): below its task's soft time
+#: limit (integration.drift.tasks), so that only a single check longer than the difference is cut.
+RUNNER_BUDGET = timedelta(minutes=30)
 #: Finished checks kept per property (the newest); older ones and their rows are deleted.
 CHECKS_KEPT = 5
 
@@ -76,25 +82,31 @@ def _queue_check(prop, user):
     return waiting or DriftCheck.objects.create(property=prop, requested_by=user)
 
 
-def drift_checks_run(*, client=None, pacer=None):
-    """Run every queued check, oldest first, unless another runner holds the lock (it then runs them).
-    One pacer spaces all the reads. Returns how many checks this call ran."""
+def drift_checks_run(*, client=None, pacer=None, budget=RUNNER_BUDGET):
+    """Run the queued checks, oldest first, unless another runner holds the lock (it then runs them).
+    One pacer spaces all the reads. A runner starts no check after budget: it queues another runner for
+    the rest, so that one run stays within its task's time limit. Returns how many checks this call ran."""
     client = client or get_hub_client()
     pacer = pacer or Pacer.from_settings()
+    stop_at = time.monotonic() + budget.total_seconds()
     ran = 0
-    while DriftCheck.objects.filter(status=DriftCheckStatus.QUEUED).exists():
+    out_of_time = False
+    while not out_of_time and DriftCheck.objects.filter(status=DriftCheckStatus.QUEUED).exists():
         token = secrets.token_hex(8)
         if not cache.add(RUNNER_LOCK, token, runner_lock_seconds()):
             break
         try:
             _fail_interrupted()
-            while (check := _claim_next()) is not None:
+            while not out_of_time and (check := _claim_next()) is not None:
                 drift_check_run(check=check, client=client, pacer=pacer)
                 ran += 1
+                out_of_time = time.monotonic() >= stop_at
         finally:
             if cache.get(RUNNER_LOCK) == token:
                 cache.delete(RUNNER_LOCK)
         # A check queued while the lock was being released finds no runner: look once more.
+    if out_of_time and DriftCheck.objects.filter(status=DriftCheckStatus.QUEUED).exists():
+        job_queue(RUN_TASK)
     return ran
 
 
@@ -147,6 +159,11 @@ def drift_check_run(*, check, client, pacer):
                     for difference in body_differences(state.kind, state.acked_body, response.data)
                 )
             read += 1
+    except SoftTimeLimitExceeded:
+        _finish(
+            check, DriftCheckStatus.FAILED, read, [], error=_("The check took longer than a run may: run it again.")
+        )
+        return check
     except (HubBusy, HubError) as error:
         _finish(
             check,
@@ -204,6 +221,7 @@ def _finish(check, status, read, differences, *, error=""):
         finished = DriftCheck.objects.filter(property_id=check.property_id, finished_at__isnull=False)
         old = finished.order_by("-finished_at", "-pk").values_list("pk", flat=True)[CHECKS_KEPT:]
         DriftCheck.objects.filter(pk__in=list(old)).delete()
+    drift_check_counted(status)
     logger.info(
         "drift check of property %s: %s, %d resources read, %d differences",
         check.property_id,

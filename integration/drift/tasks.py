@@ -1,6 +1,8 @@
 """Celery tasks of the drift check: thin wrappers around its services, named integration.tasks.* like
 every task of the app (the services queue the runner by that name)."""
 
+from datetime import timedelta
+
 from celery import shared_task
 
 from core.jobs import JobTask
@@ -8,9 +10,15 @@ from core.jobs import JobTask
 from .services import RUN_TASK, drift_checks_request_all, drift_checks_run
 
 
-# A second runner queued while one runs finds the runner's lock held and returns at once: the default
-# lease is enough however long the checks take.
-@shared_task(name=RUN_TASK, base=JobTask, ignore_result=True)
+class DriftRunnerJob(JobTask):
+    """A runner starts no check after RUNNER_BUDGET (30 minutes) and is cut at its soft limit (an hour): its
+    lease outlives the hard limit. A second runner queued while one runs finds the runner's lock held and
+    returns at once."""
+
+    lease = timedelta(minutes=70)
+
+
+@shared_task(name=RUN_TASK, base=DriftRunnerJob, ignore_result=True, soft_time_limit=60 * 60, time_limit=62 * 60)
 def drift_checks_run_task():
     """Run the queued drift checks, paced (one runner at a time)."""
     drift_checks_run()

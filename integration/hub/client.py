@@ -14,6 +14,10 @@ import requests
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from core.metrics import hub_request_observed
+from core.request_id import HEADER as REQUEST_ID_HEADER
+from core.request_id import request_id_get
+
 from .environments import hub_address
 from .selectors import hub_environment_active
 
@@ -114,17 +118,25 @@ class HubClient:
         path = endpoint.path(**(path_params or {}))
         started = time.monotonic()
         data = None if body is None else encode_body(body)
-        headers = {"Content-Type": "application/json; charset=utf-8"} if data is not None else None
+        headers = {"Content-Type": "application/json; charset=utf-8"} if data is not None else {}
+        if request_id := request_id_get():
+            # The hub's operator can find our request by the id our logs and sync attempts carry.
+            headers[REQUEST_ID_HEADER] = request_id
         try:
             response = self.session.request(
                 endpoint.method, self.base_url + path, params=query, data=data, headers=headers, timeout=self.timeout
             )
         except requests.RequestException as exc:
-            duration_ms = round((time.monotonic() - started) * 1000)
-            kind = "timed out" if isinstance(exc, requests.Timeout) else "could not be reached"
+            seconds = time.monotonic() - started
+            duration_ms = round(seconds * 1000)
+            timed_out = isinstance(exc, requests.Timeout)
+            hub_request_observed(endpoint.name, endpoint.method, "timeout" if timed_out else "unreachable", seconds)
+            kind = "timed out" if timed_out else "could not be reached"
             logger.warning("hub %s %s %s after %d ms", endpoint.method, path, kind, duration_ms)
             raise HubUnavailable(f"The hub {kind} ({exc.__class__.__name__}).", duration_ms=duration_ms) from exc
-        duration_ms = round((time.monotonic() - started) * 1000)
+        seconds = time.monotonic() - started
+        duration_ms = round(seconds * 1000)
+        hub_request_observed(endpoint.name, endpoint.method, response.status_code, seconds)
         logger.info("hub %s %s -> %s in %d ms", endpoint.method, path, response.status_code, duration_ms)
         if not response.ok:
             raise HubHTTPError(

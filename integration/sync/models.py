@@ -98,6 +98,8 @@ class SyncAttempt(models.Model):
     hub_message = models.TextField(_("hub message"), blank=True)
     outcome = models.CharField(_("outcome"), max_length=8, choices=Outcome.choices)
     duration_ms = models.PositiveIntegerField(_("duration (ms)"))
+    #: The request (or task) the send ran for, also sent to the hub as X-Request-ID (core.request_id).
+    request_id = models.CharField(_("request id"), max_length=128, blank=True)
     created_at = models.DateTimeField(_("time"), auto_now_add=True, db_index=True)
 
     class Meta:

@@ -1,14 +1,15 @@
 """Reads of the sync to the hub that other screens show."""
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.db.models import Count, Max, Min, OuterRef, Subquery
+from django.db.models.functions import TruncHour
 
 from ..hub.models import HubSwitch
 from ..hub.selectors import hub_environment_active
 from .choices import SyncStatus
-from .models import SyncState
+from .models import SyncAttempt, SyncState
 
 
 def with_sync_state(queryset, kind):
@@ -74,6 +75,19 @@ def outbox_backlog():
         "oldest_pending_since": oldest,
         "failed": counts.get(SyncStatus.FAILED, 0),
     }
+
+
+def sync_attempts_by_hour(since):
+    """{(hour, outcome): count} of the attempts to send to the hub since then, hour truncated in UTC."""
+    rows = SyncAttempt.objects.filter(created_at__gte=since).order_by()
+    hourly = rows.annotate(hour=TruncHour("created_at", tzinfo=UTC)).values_list("hour", "outcome")
+    return {(hour, outcome): count for hour, outcome, count in hourly.annotate(count=Count("id"))}
+
+
+def outbox_counts():
+    """{(status, kind): count} of the active hub's sync states: the outbox by state and kind."""
+    rows = SyncState.objects.filter(environment=hub_environment_active()).order_by()
+    return {(status, kind): count for status, kind, count in rows.values_list("status", "kind").annotate(Count("id"))}
 
 
 def sync_status_counts(environment):

@@ -6,12 +6,15 @@ import logging
 import random
 from datetime import timedelta
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..hub.client import HubError, HubHTTPError, get_hub_client
+from core.request_id import request_id_get
+
+from ..hub.client import HubError, HubHTTPError, HubUnavailable, get_hub_client
 from ..hub.payloads import redact_body
 from .choices import SyncStatus
 from .models import SyncAttempt, SyncState
@@ -20,8 +23,9 @@ from .resources import RESOURCES, PlanError
 
 logger = logging.getLogger(__name__)
 
-#: Seconds a sender holds its row beyond one hub call's timeouts: the database work around the call.
-LEASE_MARGIN_SECONDS = 10
+#: Seconds between a send task's soft and hard time limits (recording the cut attempt), and between its hard
+#: limit and the end of the lease.
+LIMIT_MARGIN_SECONDS = 5
 #: Retry-After is honoured up to this many seconds (below the broker's visibility timeout).
 RETRY_AFTER_CAP = 60 * 60
 #: When another worker holds the row, look again this much later.
@@ -55,10 +59,18 @@ def retry_delay(failures, retry_after=None):
     return delay
 
 
+def send_time_limits():
+    """(soft, hard) seconds of the send task: soft after one hub call at its slowest (connect and read
+    timeouts), which the sender takes as a failure to retry with backoff; hard a margin later."""
+    soft = settings.HUB_CONNECT_TIMEOUT + settings.HUB_READ_TIMEOUT
+    return soft, soft + LIMIT_MARGIN_SECONDS
+
+
 def lease_duration():
-    """How long a sender holds its row (renewed before each hub call): one call's connect and read
-    timeouts and a margin. A dead sender's row is free again within it, for the sweeper to queue."""
-    return timedelta(seconds=settings.HUB_CONNECT_TIMEOUT + settings.HUB_READ_TIMEOUT + LEASE_MARGIN_SECONDS)
+    """How long a sender holds its row (renewed before each hub call): longer than the send task's hard
+    time limit, so that a send is dead before another worker may take its row. A dead sender's row is free
+    again within it, for the sweeper to queue."""
+    return timedelta(seconds=send_time_limits()[1] + LIMIT_MARGIN_SECONDS)
 
 
 def sync_send(state_id, *, full=False, schedule=True, client=None, owner=None):
@@ -127,6 +139,9 @@ def _send(state_id, *, full, schedule, client):
     except PlanError as exc:
         _mark_failed(state, HubError(str(exc)))
         return Outcome.FAILED
+    except SoftTimeLimitExceeded:
+        # A hub too slow for the task's time limit: like no answer, tried again with backoff.
+        return _schedule_retry(state, HubUnavailable(_("The send took longer than its time limit.")), schedule)
     except HubError as exc:
         if exc.retryable:
             return _schedule_retry(state, exc, schedule)
@@ -199,6 +214,7 @@ def _record(state, call, path, status, message, outcome, duration_ms):
         hub_message=message,
         outcome=outcome,
         duration_ms=duration_ms,
+        request_id=request_id_get(),
     )
 
 

@@ -7,10 +7,15 @@ reach them; the outbox queues sync_resource by that name (SEND_TASK) rather than
 from celery import shared_task
 
 from .outbox import SEND_TASK, sync_attempts_purge, sync_sweep
-from .sender import sync_send
+from .sender import send_time_limits, sync_send
+
+_SEND_SOFT_LIMIT, _SEND_HARD_LIMIT = send_time_limits()
 
 
-@shared_task(name=SEND_TASK, bind=True, ignore_result=True)
+# Its time limits come from the hub's timeouts; the row's lease outlives the hard one (sender.py).
+@shared_task(
+    name=SEND_TASK, bind=True, ignore_result=True, soft_time_limit=_SEND_SOFT_LIMIT, time_limit=_SEND_HARD_LIMIT
+)
 def sync_resource(self, state_id):
     """Send one resource's current state to the hub (retries are queued by the sender itself)."""
     sync_send(state_id, owner=self.request.hostname)

@@ -41,19 +41,20 @@ def members(content):
 
 
 def _drain_queue():
-    """The (task name, args, kwargs) of every message waiting in the in-memory broker's default queue."""
+    """The (task name, args, kwargs) of every message waiting in the broker's queues."""
+    found = []
     with current_app.connection_for_read() as connection:
-        queue = connection.SimpleQueue(current_app.conf.task_default_queue)
-        found = []
-        while True:
-            try:
-                message = queue.get(block=False)
-            except queue.Empty:
-                break
-            args, kwargs, _embed = message.decode()
-            found.append((message.headers["task"], args, kwargs))
-            message.ack()
-        queue.close()
+        for task_queue in current_app.conf.task_queues:
+            queue = connection.SimpleQueue(task_queue.name)
+            while True:
+                try:
+                    message = queue.get(block=False)
+                except queue.Empty:
+                    break
+                args, kwargs, _embed = message.decode()
+                found.append((message.headers["task"], args, kwargs))
+                message.ack()
+            queue.close()
     return found
 
 

@@ -4,6 +4,7 @@ sells through our vendor API, the reconciliation pages the sandbox's list over H
 import datetime
 
 import pytest
+from celery.exceptions import SoftTimeLimitExceeded
 from django.urls import reverse
 
 from bookings.models import Booking
@@ -122,17 +123,19 @@ def test_each_difference_the_fault_setting_makes_is_found(selling):
     assert hub_records[matched]["charged_amount"] == hub_records[matched]["total_amount"]
 
 
-def test_a_hub_that_stays_down_fails_the_run_with_its_message(selling, settings):
+def test_a_hub_that_stays_down_fails_the_run_with_its_message(selling, settings, metric):
     settings.HUB_SYNC_BACKOFF_BASE = 0.01
     settings.HUB_SYNC_BACKOFF_CAP = 0.02
     sell(selling)
     reconciliation = reconcile(selling.room_type.property)
+    failed_runs = metric("vendorhub_reconciliation_runs_total", outcome="failed")
 
     with inject_faults(error_rate=1.0, retry_after=0):
         reconciliation = reconciliation_run(reconciliation_id=reconciliation.pk)
 
     assert reconciliation.status == RunStatus.FAILED
     assert "Service Unavailable" in reconciliation.error
+    assert metric("vendorhub_reconciliation_runs_total", outcome="failed") == failed_runs + 1
 
 
 def test_a_manager_runs_one_from_the_screen_through_the_worker(selling, worker, client):
@@ -186,3 +189,16 @@ def test_compare_with_hub_marks_the_fields_that_differ(selling, client):
     assert [c.booking.vendor_booking_number for c in listed.context["comparisons"]] == sorted(
         [number, unsent], key=lambda n: -Booking.objects.get(vendor_booking_number=n).pk
     )
+
+
+def test_a_run_cut_at_its_soft_time_limit_fails_saying_so(selling):
+    class TooSlow:
+        def call(self, endpoint, **kwargs):
+            raise SoftTimeLimitExceeded()
+
+    reconciliation = reconcile(selling.room_type.property)
+
+    reconciliation = reconciliation_run(reconciliation_id=reconciliation.pk, client=TooSlow())
+
+    assert reconciliation.status == RunStatus.FAILED
+    assert reconciliation.error == "The run took longer than its time limit; run it again."

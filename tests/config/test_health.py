@@ -38,7 +38,8 @@ def test_broker_down_keeps_the_web_server_in_the_balancer_and_names_the_broker(c
     # environment's CELERY_BROKER_URL to the one it is given.) The web process still answers the hub's
     # bookings without Redis: the balancer must keep it.
     monkeypatch.delenv("CELERY_BROKER_URL", raising=False)
-    monkeypatch.setattr(health, "celery_app", Celery(broker="redis://127.0.0.1:1/0"))
+    # Not made the current app: the tests after this one queue through the project's (its queues, routes).
+    monkeypatch.setattr(health, "celery_app", Celery(broker="redis://127.0.0.1:1/0", set_as_current=False))
 
     response = client.get("/healthz")
 

@@ -114,3 +114,19 @@ def test_the_worker_and_beat_keep_the_json_format_and_the_redaction():
     assert line["logger"] == "integration.hub.client"
     assert "tok-SECRET-123456" not in result.stderr
     assert line["message"] == f"retrying with Authorization: {REDACTED}"
+
+
+def test_guest_phone_numbers_and_e_mail_addresses_are_removed_and_dates_and_ids_kept(log):
+    logger, stream = log
+
+    logger.info(
+        "guest kim.min@example.co.kr 010-2345-6789 (+82 10 2345 6789, 02-345-6789) %s, booked 2026-11-25 09:30:12 "
+        "as VH-20261125-0001, request 123e4567-e89b-12d3-a456-426614174000",
+        {"guest_phone": "01023456789"},
+    )
+
+    logged = records(stream)[0]["message"]
+    for personal in ("kim.min@example.co.kr", "010-2345-6789", "+82 10 2345 6789", "02-345-6789", "01023456789"):
+        assert personal not in logged
+    for kept in ("2026-11-25 09:30:12", "VH-20261125-0001", "123e4567-e89b-12d3-a456-426614174000"):
+        assert kept in logged

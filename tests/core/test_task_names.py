@@ -80,13 +80,14 @@ from celery import current_app
 from core.queue import publish
 names = json.loads(sys.stdin.read())
 queued = [name for name in names if publish(name, (1,), kwargs={"job": 1})]
+read = {}
 with current_app.connection_for_read() as connection:
-    queue = connection.SimpleQueue(current_app.conf.task_default_queue)
-    read = []
-    while len(read) < len(queued):
-        message = queue.get(timeout=5)
-        read.append(message.headers["task"])
-        message.ack()
+    for queue in current_app.conf.task_queues:
+        simple = connection.SimpleQueue(queue.name)
+        while simple.qsize():
+            message = simple.get(timeout=5)
+            read[message.headers["task"]] = queue.name
+            message.ack()
 print(json.dumps({"registered": sorted(current_app.tasks), "read": read}))
 """
 
@@ -116,5 +117,16 @@ def test_a_web_process_queues_every_task_by_name_without_importing_it():
     answer = _fresh_python(WEB, stdin=json.dumps(names), CELERY_BROKER_URL="memory://localhost/")
 
     assert sorted(answer["read"]) == names
-    # The point: the web process never imported these tasks, and queues them all the same.
+    # The point: the web process never imported these tasks, and queues them all the same, each on its
+    # queue (the routes go by name).
     assert "settlement.tasks.reconciliation_run_task" not in answer["registered"]
+    assert answer["read"]["integration.tasks.sync_resource"] == "hub"
+    assert answer["read"]["bookings.tasks.booking_email_send_task"] == "bookings"
+    assert answer["read"]["settlement.tasks.reconciliation_run_task"] == "bulk"
+
+
+def test_every_task_the_worker_knows_is_routed_to_a_queue_by_name():
+    registered = {name for name in _fresh_python(WORKER, HUB_SANDBOX_ENABLED="true") if not name.startswith("celery.")}
+
+    assert registered == set(settings.CELERY_TASK_ROUTES)
+    assert {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()} == {"hub", "bookings", "bulk"}

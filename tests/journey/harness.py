@@ -1,9 +1,10 @@
 """The product as it is deployed, for the journey test: a database of its own (created, migrated by
 `manage.py migrate`, dropped), a redis-server of its own on a free port (broker db 0, cache db 1) that the
 journey can kill and start again empty, production settings (as .ci/production-smoke sets them, with the
-sandbox served by the same gunicorn as both hubs and Django's file e-mail backend), and Procfile's web,
-worker and beat, each in its own process group with its log in a file. Also what a user's side needs:
-a signed vendor API client, an admin session that fills forms as a browser does, and the mail folder.
+sandbox served by the same gunicorn as both hubs and Django's file e-mail backend), and every process of
+Procfile (web, the workers of each queue, beat), each in its own process group with its log in a file.
+Also what a user's side needs: a signed vendor API client, an admin session that fills forms as a browser
+does, and the mail folder.
 """
 
 import base64
@@ -32,10 +33,12 @@ from tests.bookings.signing import sign
 ROOT = Path(__file__).resolve().parents[2]
 #: The shared virtualenv's bin: gunicorn, celery and python come from it.
 BIN = Path(sys.executable).parent
-PROCESSES = ("web", "worker", "beat")
+#: Every process of the Procfile is started (web, the workers of each queue, beat); these must be there.
+REQUIRED_PROCESSES = ("web", "worker", "beat")
 #: The variables of the product's configuration: none is inherited from the caller's environment.
 PRODUCT_PREFIXES = ("DJANGO_", "HUB_", "VENDOR_", "CELERY_", "DATABASE_", "CACHE_", "LICENSE_", "LOG_", "BOOKING_")
 PRODUCT_PREFIXES += ("EMAIL_", "DEFAULT_FROM_EMAIL", "SITE_URL", "ARI_", "PORT", "WEB_CONCURRENCY")
+PRODUCT_PREFIXES += ("METRICS_", "SENTRY_", "PROMETHEUS_", "BULK_CONCURRENCY")
 LOG_TAIL_LINES = 30
 STOP_SECONDS = 15
 KOREA = ZoneInfo("Asia/Seoul")
@@ -64,11 +67,14 @@ def wait_until(what, check, timeout, interval=0.25):
         time.sleep(interval)
 
 
-def procfile_command(name):
-    for line in (ROOT / "Procfile").read_text().splitlines():
-        if line.startswith(f"{name}: "):
-            return line.removeprefix(f"{name}: ")
-    raise StepFailure(f"Procfile has no {name} process")
+def procfile_processes():
+    """{name: command} of every process of the Procfile, in its order."""
+    lines = (ROOT / "Procfile").read_text().splitlines()
+    processes = dict(line.split(": ", 1) for line in lines if line.strip() and not line.startswith("#"))
+    missing = [name for name in REQUIRED_PROCESSES if name not in processes]
+    if missing:
+        raise StepFailure(f"Procfile has no {', '.join(missing)} process")
+    return processes
 
 
 def _tail(path, lines=LOG_TAIL_LINES):
@@ -189,7 +195,7 @@ class Deployment:
             self.manage("migrate", "--noinput", timeout=300)
             self.manage("collectstatic", "--noinput", timeout=120)
             (self.folder / "var").mkdir()
-            for name in PROCESSES:
+            for name in procfile_processes():
                 self.start(name)
         except BaseException:
             self.__exit__(None, None, None)
@@ -211,7 +217,7 @@ class Deployment:
         schedule file, var/celerybeat-schedule, lands there), its output appended to <name>.log."""
         with (self.folder / f"{name}.log").open("ab") as log:
             self.processes[name] = subprocess.Popen(
-                ["sh", "-c", f"exec {procfile_command(name)}"],
+                ["sh", "-c", f"exec {procfile_processes()[name]}"],
                 cwd=self.folder,
                 env=self.env,
                 stdout=log,

@@ -1,14 +1,24 @@
 """The drift check against the sandbox over HTTP: drift found and repaired through the real queue,
 the pace it reads at, and what it does when the hub answers 429."""
 
-import pytest
+from datetime import timedelta
 
+import pytest
+from celery.exceptions import SoftTimeLimitExceeded
+
+from core.models import Job
 from hubsandbox.faults import inject_faults
 from integration.drift.choices import DriftCheckStatus
 from integration.drift.models import DriftCheck
 from integration.drift.pacing import Pacer
 from integration.drift.selectors import property_drift_status
-from integration.drift.services import drift_check_request, drift_check_run, drift_checks_run, drift_resend
+from integration.drift.services import (
+    RUN_TASK,
+    drift_check_request,
+    drift_check_run,
+    drift_checks_run,
+    drift_resend,
+)
 from integration.hub.client import get_hub_client
 from integration.models import SyncAttempt
 from integration.sync.outbox import sync_state_ensure
@@ -108,7 +118,7 @@ def test_drift_changed_behind_our_back_is_found_and_repaired(worker, hub, settin
     assert report(again) == {("prop-a", "website", "-", "https://hub.example")}  # what the hub keeps
 
 
-def test_reads_are_paced_at_the_configured_rate_across_checks(hub, property_a, property_b):
+def test_reads_are_paced_at_the_configured_rate_across_checks(hub, property_a, property_b, metric):
     synced_content(property_a)
     synced_content(property_b)
     hub.request_log().delete()
@@ -117,8 +127,10 @@ def test_reads_are_paced_at_the_configured_rate_across_checks(hub, property_a, p
     pacer = Pacer(rate=4.0, max_tries=3, max_wait=60, backoff_base=0.5, clock=clock, sleep=clock.sleep)
     for prop in (property_a, property_b):
         DriftCheck.objects.create(property=prop)
+    done = metric("vendorhub_drift_checks_total", outcome="done")
 
     assert drift_checks_run(client=client, pacer=pacer) == 2
+    assert metric("vendorhub_drift_checks_total", outcome="done") == done + 2
 
     # Twelve reads (six per property), one every quarter second, the second check included.
     assert client.times == [i * 0.25 for i in range(12)]
@@ -201,3 +213,33 @@ def test_resources_the_hub_never_acknowledged_are_not_read(hub, property_a):
     paths = list(hub.request_log().values_list("path", flat=True))
     assert len(paths) == 6
     assert not [path for path in paths if "not-sent-yet" in path]
+
+
+def test_a_runner_past_its_budget_starts_no_check_and_queues_a_runner_for_the_rest(hub, property_a, property_b):
+    """So that one run stays within its task's time limit, however many properties the weekly run queued."""
+    synced_content(property_a)
+    synced_content(property_b)
+    clock = FakeClock()
+    pacer = Pacer(rate=4.0, max_tries=3, max_wait=60, backoff_base=0.5, clock=clock, sleep=clock.sleep)
+    for prop in (property_a, property_b):
+        DriftCheck.objects.create(property=prop)
+
+    assert drift_checks_run(client=get_hub_client(), pacer=pacer, budget=timedelta(0)) == 1
+
+    assert DriftCheck.objects.filter(status=DriftCheckStatus.QUEUED).count() == 1
+    assert list(Job.objects.values_list("task", flat=True)) == [RUN_TASK]
+
+
+def test_a_check_cut_at_its_soft_time_limit_fails_saying_so(hub, property_a):
+    synced_content(property_a)
+
+    class TooSlow:
+        def call(self, endpoint, **kwargs):
+            raise SoftTimeLimitExceeded()
+
+    check = DriftCheck.objects.create(property=property_a)
+    drift_check_run(check=check, client=TooSlow(), pacer=Pacer(rate=100.0, max_tries=1, max_wait=0, backoff_base=0))
+
+    check.refresh_from_db()
+    assert check.status == DriftCheckStatus.FAILED
+    assert check.error == "The check took longer than a run may: run it again."

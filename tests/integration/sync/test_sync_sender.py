@@ -1,6 +1,7 @@
 """The sender against the sandbox over real HTTP: POST, then PATCH with exactly what changed."""
 
 import pytest
+from celery.exceptions import SoftTimeLimitExceeded
 from django.utils import timezone, translation
 
 from hubsandbox.faults import inject_faults
@@ -277,3 +278,18 @@ def test_bodies_travel_as_utf8(hub, prop):
 
     raw = hub.request_log(method="POST").get().request_body
     assert "서촌" in raw
+
+
+def test_a_send_cut_at_its_soft_time_limit_is_retried_with_backoff(prop):
+    """A hub too slow for the task's time limit counts as one that did not answer."""
+
+    class TooSlow:
+        def call(self, endpoint, **kwargs):
+            raise SoftTimeLimitExceeded()
+
+    assert send(prop, client=TooSlow()) == Outcome.RETRY
+
+    state = state_of(prop)
+    assert (state.status, state.failures) == (SyncStatus.PENDING, 1)
+    assert state.last_error == "The send took longer than its time limit."
+    assert state.next_attempt_at > timezone.now()
