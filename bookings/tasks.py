@@ -40,8 +40,18 @@ def booking_notify_task(booking_id, event):
     booking_notify(booking_id=booking_id, event=event)
 
 
-# One SMTP exchange (EMAIL_TIMEOUT, 10 s): a worker that died in the middle delays the mail two minutes.
-@shared_task(name=SEND_TASK, base=JobTask, lease=timedelta(minutes=2), bind=True, ignore_result=True, max_retries=8)
+# One SMTP exchange (EMAIL_TIMEOUT, 10 s), cut at a minute and a half: a worker that died in the middle
+# delays the mail two minutes (the lease outlives the hard limit).
+@shared_task(
+    name=SEND_TASK,
+    base=JobTask,
+    lease=timedelta(minutes=2),
+    soft_time_limit=60,
+    time_limit=90,
+    bind=True,
+    ignore_result=True,
+    max_retries=8,
+)
 def booking_email_send_task(self, booking_id, event, user_id):
     """Send one member one booking e-mail; an SMTP server that fails or cannot be reached is tried again
     with exponential backoff and jitter (eight times, over about three hours), a refused address is not."""
