@@ -6,6 +6,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import JsonResponse
@@ -69,12 +70,22 @@ def _age_seconds(moment, now):
 
 def _processes(now):
     beats = heartbeats()
-    workers = {name.removeprefix(WORKER_PREFIX): at for name, at in beats.items() if name.startswith(WORKER_PREFIX)}
-    alive = {name: _age_seconds(at, now) for name, at in workers.items() if now - at <= STALE_AFTER}
-    beat_at = beats.get(BEAT)
+    workers = {name.removeprefix(WORKER_PREFIX): seen for name, seen in beats.items() if name.startswith(WORKER_PREFIX)}
+    alive = {name: seen for name, seen in workers.items() if now - seen[0] <= STALE_AFTER}
+    # Each queue needs a live worker taking it: a dead bulk worker leaves reconciliations waiting however
+    # many hub workers run.
+    taken = {queue for _at, queues in alive.values() for queue in queues}
+    untaken = [queue.name for queue in settings.CELERY_TASK_QUEUES if queue.name not in taken]
+    beat_at = beats.get(BEAT, (None,))[0]
+    last_worker = max((at for at, _queues in workers.values()), default=None)
     return {
         "worker": Part(
-            bool(alive), {"alive": alive, "last_seen_seconds": _age_seconds(max(workers.values(), default=None), now)}
+            bool(alive) and not untaken,
+            {
+                "alive": {name: _age_seconds(at, now) for name, (at, _queues) in alive.items()},
+                "queues_without_worker": untaken,
+                "last_seen_seconds": _age_seconds(last_worker, now),
+            },
         ),
         "beat": Part(
             beat_at is not None and now - beat_at <= STALE_AFTER, {"last_seen_seconds": _age_seconds(beat_at, now)}
@@ -173,14 +184,25 @@ def health_sentences(parts):
     if "worker" not in parts:  # the database is down: nothing more can be read
         return said
     worker = parts["worker"]
-    said.append(
-        _process_sentence(
-            worker,
-            alive=_("A worker is running (%(names)s).") % {"names": ", ".join(sorted(worker.details["alive"]))},
-            never=_("No worker has ever been seen: nothing reaches the hub and no e-mail is sent."),
-            silent=_("No worker seen for %(time)s: nothing reaches the hub and no e-mail is sent."),
+    names = ", ".join(sorted(worker.details["alive"]))
+    untaken = worker.details["queues_without_worker"]
+    if names and untaken:
+        said.append(
+            (
+                False,
+                _("No worker takes the queue %(queues)s: its work waits (running: %(names)s).")
+                % {"queues": ", ".join(untaken), "names": names},
+            )
         )
-    )
+    else:
+        said.append(
+            _process_sentence(
+                worker,
+                alive=_("A worker is running (%(names)s).") % {"names": names},
+                never=_("No worker has ever been seen: nothing reaches the hub and no e-mail is sent."),
+                silent=_("No worker seen for %(time)s: nothing reaches the hub and no e-mail is sent."),
+            )
+        )
     said.append(
         _process_sentence(
             parts["beat"],

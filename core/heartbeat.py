@@ -16,18 +16,19 @@ BEAT = "beat"
 WORKER_PREFIX = "worker:"
 
 
-def heartbeat(name):
-    """Record that the process called name is alive now."""
+def heartbeat(name, queues=()):
+    """Record that the process called name (a worker taking queues) is alive now."""
     from .models import Heartbeat  # the worker's bootstep and beat's scheduler load before Django's apps
 
-    Heartbeat.objects.update_or_create(name=name, defaults={"at": timezone.now()})
+    Heartbeat.objects.update_or_create(name=name, defaults={"at": timezone.now(), "queues": ",".join(sorted(queues))})
 
 
 def heartbeats():
-    """{name: time} of every process that ever wrote one, newest first."""
+    """{name: (time, [queues])} of every process that ever wrote one, newest first."""
     from .models import Heartbeat
 
-    return dict(Heartbeat.objects.order_by("-at").values_list("name", "at"))
+    rows = Heartbeat.objects.order_by("-at").values_list("name", "at", "queues")
+    return {name: (at, [queue for queue in queues.split(",") if queue]) for name, at, queues in rows}
 
 
 class WorkerHeartbeat(bootsteps.StartStopStep):
@@ -41,17 +42,18 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
         self.timer_ref = None
 
     def start(self, worker):
-        self.timer_ref = worker.timer.call_repeatedly(HEARTBEAT_SECONDS, _worker_beat, (worker.hostname,))
-        _worker_beat(worker.hostname)
+        queues = tuple(worker.app.amqp.queues.consume_from or worker.app.amqp.queues)
+        self.timer_ref = worker.timer.call_repeatedly(HEARTBEAT_SECONDS, _worker_beat, (worker.hostname, queues))
+        _worker_beat(worker.hostname, queues)
 
     def stop(self, worker):
         if self.timer_ref is not None:
             self.timer_ref.cancel()
 
 
-def _worker_beat(hostname):
+def _worker_beat(hostname, queues):
     try:
-        heartbeat(WORKER_PREFIX + hostname)
+        heartbeat(WORKER_PREFIX + hostname, queues)
     finally:
         # The main process forks pool processes later: it keeps no database connection open for them.
         connection.close()

@@ -37,6 +37,8 @@ class Heartbeat(models.Model):
 
     name = models.CharField(max_length=200, primary_key=True)
     at = models.DateTimeField()
+    #: The queues a worker takes, comma-separated (empty for beat).
+    queues = models.CharField(max_length=200, blank=True)
 
     def __str__(self):
         return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"

@@ -6,8 +6,9 @@ from datetime import timedelta
 
 import pytest
 from celery import Celery
+from django.conf import settings
 from django.db import OperationalError
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from config import health
 from config.celery import app as celery_app
@@ -76,10 +77,13 @@ def test_redis_broker_and_cache_are_checked_for_real(client, settings):
     assert response.json()["checks"] == {"database": "ok", "cache": "ok", "broker": "ok"}
 
 
+ALL_QUEUES = [queue.name for queue in settings.CELERY_TASK_QUEUES]
+
+
 @pytest.fixture
 def alive(db):
     """A worker and beat that wrote their heartbeats just now."""
-    heartbeat(WORKER_PREFIX + "celery@web-1")
+    heartbeat(WORKER_PREFIX + "celery@web-1", ALL_QUEUES)
     heartbeat(BEAT)
 
 
@@ -152,3 +156,17 @@ def test_staff_see_no_system_health(client):
     client.force_login(user)
 
     assert "system-health" not in client.get("/admin/").content.decode()
+
+
+def test_deep_names_a_queue_no_live_worker_takes(client, alive):
+    """Separate workers per queue: a dead bulk worker leaves reconciliations waiting however many others run."""
+    heartbeat(WORKER_PREFIX + "celery@web-1", ["hub", "bookings"])
+
+    response = client.get("/healthz?deep=1")
+
+    assert response.status_code == 503
+    assert response.json()["down"] == ["worker"]
+    assert response.json()["details"]["worker"]["queues_without_worker"] == ["bulk"]
+    with translation.override("en"):  # the request above left its own language active
+        sentences = {text: ok for ok, text in health.health_sentences(health.system_health(deep=True))}
+    assert sentences["No worker takes the queue bulk: its work waits (running: celery@web-1)."] is False
