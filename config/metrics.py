@@ -69,7 +69,7 @@ class DatabaseCollector:
             "Seconds since each worker and beat last wrote its heartbeat",
             labels=["process"],
         )
-        for name, at in heartbeats().items():
+        for name, (at, _queues) in heartbeats().items():
             beats.add_metric([name], _age(at, now))
         yield beats
 

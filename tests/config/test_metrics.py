@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from bookings.notifications import SEND_TASK
 from bookings.tasks import booking_email_send_task
-from core.models import Job
+from core.models import Heartbeat, Job
 from integration.hub import endpoints
 from integration.hub.client import get_hub_client
 from integration.models import SyncState
@@ -112,6 +112,7 @@ def test_the_backlog_is_read_from_the_database_at_scrape_time(client, scraping):
     SyncState.objects.filter(pk=state.pk).update(pending_since=timezone.now() - timedelta(minutes=12))
     Job.objects.create(task="t", args=[], due_at=timezone.now() - timedelta(minutes=3))
     Job.objects.create(task="t", args=[], due_at=timezone.now(), failed_at=timezone.now())
+    Heartbeat.objects.create(name="worker:worker@host", at=timezone.now() - timedelta(seconds=20), queues="hub")
 
     found = samples(scrape(client))
 
@@ -120,6 +121,7 @@ def test_the_backlog_is_read_from_the_database_at_scrape_time(client, scraping):
     assert found['vendorhub_jobs{state="waiting"}'] == 1
     assert found['vendorhub_jobs{state="failed"}'] == 1
     assert 3 * 60 <= found["vendorhub_jobs_oldest_waiting_seconds"] < 4 * 60
+    assert 20 <= found['vendorhub_heartbeat_age_seconds{process="worker:worker@host"}'] < 30
 
 
 def test_nothing_is_recorded_when_off(settings, monkeypatch):
