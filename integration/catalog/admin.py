@@ -8,7 +8,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
 from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponseNotAllowed
+from django.http import HttpResponseNotAllowed, StreamingHttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from ..hub.client import HubError
 from .choices import CatalogGroup
 from .forms import CodeMappingForm, CodeMappingImportForm
-from .mapping import MappingImportAction, code_mappings_import, code_mappings_read_csv
+from .mapping import MappingImportAction, code_mappings_csv_export, code_mappings_import, code_mappings_read_csv
 from .models import CatalogSnapshot, CodeMapping
 from .selectors import Catalog, catalog_counts, catalog_read
 from .services import catalog_refresh
@@ -153,7 +153,20 @@ class CodeMappingAdmin(admin.ModelAdmin):
 
     def get_urls(self):
         import_view = self.admin_site.admin_view(self.import_view)
-        return [path("import/", import_view, name="integration_codemapping_import"), *super().get_urls()]
+        export_view = self.admin_site.admin_view(self.export_view)
+        return [
+            path("import/", import_view, name="integration_codemapping_import"),
+            path("export/", export_view, name="integration_codemapping_export"),
+            *super().get_urls(),
+        ]
+
+    def export_view(self, request):
+        """The whole table as a CSV file in the import's format, to edit in a spreadsheet and import back."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        response = StreamingHttpResponse(code_mappings_csv_export(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="code-mappings.csv"'
+        return response
 
     def changelist_view(self, request, extra_context=None):
         context = {"can_import": self.has_import_permission(request), **(extra_context or {})}

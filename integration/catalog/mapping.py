@@ -9,7 +9,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..csv_files import csv_records
+from ..csv_files import CsvLines, csv_records
 from .choices import CatalogGroup
 from .models import CodeMapping
 from .selectors import catalog_read
@@ -72,6 +72,15 @@ class MappingImportPlan:
     def counts(self):
         """{action: number of rows}, every action present."""
         return {action: self.count(action) for action in MappingImportAction.values}
+
+
+def code_mappings_csv_export():
+    """The lines of the code mapping table as a file the import reads back unchanged (header first, UTF-8
+    with a byte order mark for spreadsheets); a generator for a streaming response."""
+    writer = CsvLines()
+    yield "\ufeff" + writer.line(MAPPING_COLUMNS)
+    for values in CodeMapping.objects.order_by("group", "vendor_code").values_list(*MAPPING_COLUMNS).iterator():
+        yield writer.line(values)
 
 
 def code_mappings_read_csv(content):
