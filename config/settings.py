@@ -5,6 +5,7 @@ local-memory cache, the built-in hub sandbox). Production (DJANGO_DEBUG false) h
 secrets and refuses to start without them. README.md lists every variable.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -49,11 +50,17 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
+    "axes",
     "core",
     "integration",
     "licenses",
     "bookings",
     "bookings.settlement",
+    # After axes: it re-registers axes' screen of failed logins with an unlock action.
+    "accounts",
 ]
 
 HUB_SANDBOX_ENABLED = env.bool("HUB_SANDBOX_ENABLED", default=False)
@@ -78,8 +85,13 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Whether the session passed a second factor; no admin page before it for those who need one.
+    "django_otp.middleware.OTPMiddleware",
+    "accounts.middleware.SecondFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes requires: it answers a locked-out login.
+    "axes.middleware.AxesMiddleware",
 ]
 
 if not DEBUG:
@@ -288,6 +300,25 @@ SITE_URL = env.str(
 ).rstrip("/")
 
 # --- Authentication, internationalisation, static files ----------------------------------------
+
+# django-axes counts failed logins (in the database, shared by every web process) per user name and per
+# address: after LOGIN_FAILURE_LIMIT failures either is locked for LOGIN_LOCKOUT_MINUTES, even with the
+# right password; a superuser unlocks it sooner (README, "Security").
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
+#: Proxies in front of the web server that append the client's address to X-Forwarded-For (the load
+#: balancer in production): the lockout per address counts the address the nearest one saw.
+PROXY_COUNT = env.int("DJANGO_PROXY_COUNT", default=0 if DEBUG else 1)
+# The second factor (django-otp): the name authenticator apps show beside the account.
+OTP_TOTP_ISSUER = "vendorhub"
+# After the login, and for a rejected next=: the dashboard (Django's default is /accounts/profile/, a 404).
+LOGIN_URL = "admin:login"
+LOGIN_REDIRECT_URL = "admin:index"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
