@@ -10,7 +10,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from playwright.sync_api import expect
 
 from tests.browser.login import log_in
-from tests.factories import PASSWORD, PropertyFactory, member
+from tests.factories import PASSWORD, PropertyFactory, korean, member
 from tests.login import totp_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -127,3 +127,26 @@ def test_an_inline_script_does_not_run_under_the_policy(page, live_server):
     with page.expect_navigation():
         page.select_option("#language-switch", "en")
     expect(page.locator("#property-dashboard-title")).to_have_text("Your properties")
+
+
+@pytest.mark.parametrize(("language", "label"), [("ko", "환불 규정"), ("en", "Refund policy")])
+def test_the_history_page_shows_who_changed_the_refund_policy(page, live_server, language, label, shots):
+    prop = PropertyFactory(refunds={"7d": 100})
+    korean(prop)
+    manager = member(prop, "manager", username="manager-kim")
+    log_in(page, live_server, manager, language)
+    page.goto(f"{live_server.url}/admin/integration/property/{prop.pk}/change/")
+    # The blank row after the policy's rows (the catalog widgets' editor, its script at work).
+    page.locator(".vh-refund-rows input[name=refunds_days]").last.fill("1")
+    page.locator(".vh-refund-rows input[name=refunds_percent]").last.fill("50")
+    page.click("input[name=_continue]")
+    expect(page.locator(".messagelist .success")).to_be_visible()
+
+    page.goto(f"{live_server.url}/admin/integration/property/{prop.pk}/history/")
+
+    row = page.locator("#change-history tbody > tr").first
+    expect(row).to_contain_text("manager-kim")
+    expect(row.locator(".vh-field-changes th[scope=row]")).to_have_text(label)
+    expect(row.locator(".vh-field-changes .vh-before")).to_have_text('{"7d": 100}')
+    expect(row.locator(".vh-field-changes .vh-after")).to_have_text('{"1d": 50, "7d": 100}')
+    page.screenshot(path=shots / f"history-{language}.png", full_page=True)
