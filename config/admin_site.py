@@ -1,6 +1,7 @@
 """vendorhub's admin site: its titles and a dashboard of the user's properties."""
 
 from django.contrib import admin
+from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
 
@@ -14,6 +15,15 @@ class VendorhubAdminSite(admin.AdminSite):
     index_template = "admin/vendorhub_index.html"
     # No public site stands behind the back office: no "View site" link (it led to a 404).
     site_url = None
+
+    def get_urls(self):
+        from accounts.views import enrol_view, verify_view
+
+        return [
+            path("second-factor/", self.admin_view(enrol_view), {"site": self}, name="second_factor"),
+            path("second-factor/verify/", self.admin_view(verify_view), {"site": self}, name="second_factor_verify"),
+            *super().get_urls(),
+        ]
 
     def index(self, request, extra_context=None):
         from bookings.selectors import booking_counts

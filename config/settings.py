@@ -5,10 +5,12 @@ local-memory cache, the built-in hub sandbox). Production (DJANGO_DEBUG false) h
 secrets and refuses to start without them. README.md lists every variable.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
 from celery.schedules import crontab
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 from kombu import Queue
@@ -50,11 +52,18 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
+    "axes",
     "core",
     "integration",
     "licenses",
     "bookings",
     "bookings.settlement",
+    # After axes: it re-registers axes' screen of failed logins with an unlock action.
+    "accounts",
 ]
 
 HUB_SANDBOX_ENABLED = env.bool("HUB_SANDBOX_ENABLED", default=False)
@@ -81,8 +90,15 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Whether the session passed a second factor; no admin page before it for those who need one.
+    "django_otp.middleware.OTPMiddleware",
+    "accounts.middleware.SecondFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The Content-Security-Policy header on every answer (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes requires: it answers a locked-out login.
+    "axes.middleware.AxesMiddleware",
 ]
 
 if not DEBUG:
@@ -330,6 +346,25 @@ SITE_URL = env.str(
 
 # --- Authentication, internationalisation, static files ----------------------------------------
 
+# django-axes counts failed logins (in the database, shared by every web process) per user name and per
+# address: after LOGIN_FAILURE_LIMIT failures either is locked for LOGIN_LOCKOUT_MINUTES, even with the
+# right password; a superuser unlocks it sooner (README, "Security").
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
+#: Proxies in front of the web server that append the client's address to X-Forwarded-For (the load
+#: balancer in production): the lockout per address counts the address the nearest one saw.
+PROXY_COUNT = env.int("DJANGO_PROXY_COUNT", default=0 if DEBUG else 1)
+# The second factor (django-otp): the name authenticator apps show beside the account.
+OTP_TOTP_ISSUER = "vendorhub"
+# After the login, and for a rejected next=: the dashboard (Django's default is /accounts/profile/, a 404).
+LOGIN_URL = "admin:login"
+LOGIN_REDIRECT_URL = "admin:index"
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -393,8 +428,28 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-# --- Security (production) ----------------------------------------------------------------------
+# --- Security ---------------------------------------------------------------------------------------
 
+# No inline script runs, and nothing loads from elsewhere but the photos' images (their URLs are the
+# property's own, over https). Styles may be inline (the admin's widgets set style attributes); Redoc on
+# /api/docs/ runs a web worker from a blob: and shows data: images.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "worker-src": [SELF, "blob:"],
+        "style-src": [SELF, "'unsafe-inline'"],
+        "img-src": [SELF, "data:", "https:"],
+        "font-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
+# Production: HTTPS behind the load balancer.
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)

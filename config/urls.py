@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.http import HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 
 from .health import healthz
@@ -17,6 +18,8 @@ def favicon(request):
 
 
 urlpatterns = [
+    # No public site: the address alone leads to the back office's dashboard (or its login).
+    path("", RedirectView.as_view(pattern_name="admin:index"), name="home"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", healthz, name="healthz"),

@@ -1,5 +1,6 @@
-"""Reading the CSV files staff upload (code mappings, rates and availability): one set of rules for
-what makes a file unusable as a whole, whatever its rows mean."""
+"""The CSV files we write and read back (code mappings, rates and availability, the settlement report):
+one writer that no spreadsheet runs as formulas, and one set of rules for what makes an uploaded file
+unusable as a whole, whatever its rows mean."""
 
 import csv
 import io
@@ -7,6 +8,43 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+
+#: The first characters that make a spreadsheet read a cell as a formula (OWASP, "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """A cell as written: text that a spreadsheet would run as a formula gets a leading apostrophe, which
+    spreadsheets show as text; numbers (int, Decimal) stay numbers, so a negative rate is still -5000."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def csv_cell_read(value):
+    """A text cell as we wrote it, read back: without the apostrophe csv_cell put before a formula start."""
+    if value.startswith("'") and value[1:].startswith(FORMULA_STARTS):
+        return value[1:]
+    return value
+
+
+class _Echo:
+    """A file-like object whose write returns the line, for csv.writer in a streaming response."""
+
+    def write(self, value):
+        return value
+
+
+class CsvLines:
+    """Writes rows as lines of text for a streaming response: every text cell quoted and neutralised
+    (csv_cell), numbers bare. The only CSV writer of the project."""
+
+    def __init__(self):
+        self._writer = csv.writer(_Echo(), quoting=csv.QUOTE_NONNUMERIC)
+
+    def line(self, cells):
+        """One row as a line of the file (None is an empty cell)."""
+        return self._writer.writerow([csv_cell(cell) for cell in cells])
 
 
 @dataclass(frozen=True)
@@ -52,7 +90,7 @@ def csv_records(content, *, columns, required, max_bytes):
         for values in reader:
             if not any(value.strip() for value in values):
                 continue  # blank lines, and lines of empty cells that spreadsheets leave at the end
-            cells = dict(zip(header, (value.strip() for value in values), strict=False))
+            cells = dict(zip(header, (csv_cell_read(value.strip()).strip() for value in values), strict=False))
             records.append(
                 CsvRecord(
                     line=reader.line_num,

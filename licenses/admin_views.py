@@ -11,6 +11,7 @@ from django.utils.translation import ngettext
 
 from . import services
 from .choices import MEDIA_TYPES
+from .files import license_file_name
 
 
 class LicenseRequestViews:
@@ -50,7 +51,7 @@ class LicenseRequestViews:
         response = FileResponse(
             handle,
             as_attachment=True,
-            filename=obj.file_name or f"license-{obj.pk}.{obj.file_format}",
+            filename=license_file_name(obj),
             content_type=MEDIA_TYPES.get(obj.file_format, "application/octet-stream"),
         )
         response["Cache-Control"] = "private, no-store"

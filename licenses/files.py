@@ -1,13 +1,18 @@
-"""License files: what format a file is, judged by its first bytes (never its name or the browser's
-media type), the size limit, private storage, and the base64 text the hub receives.
+"""License files: what format a file is, judged by its contents (never its name or the browser's media
+type): the first bytes name a format, a parser of that format must open the whole file (Pillow for
+images, pypdf for PDF), the file must end where the format ends and hold no web page or script, so that a
+polyglot (a PDF or image header followed by HTML or JavaScript) is refused. Also the size limit, private
+storage under our own name (`<license id>.<format>`), and the base64 text the hub receives.
 
 Files are kept outside any public URL (LICENSE_FILES_ROOT) and leave it only through the admin's
 download view or base64-encoded in a submission to the hub; neither path logs their contents.
 """
 
 import base64
+import io
+import logging
 import re
-import uuid
+import warnings
 import zlib
 
 from django.conf import settings
@@ -16,6 +21,9 @@ from django.core.files.storage import FileSystemStorage
 from django.template.defaultfilters import filesizeformat
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
+from PIL import Image, ImageSequence
+from pypdf import PdfReader
+from pypdf.errors import PyPdfError
 
 from .choices import FileFormat
 
@@ -24,8 +32,19 @@ MAX_FILE_BYTES = 10 * 1024 * 1024
 #: Enough of the start of a file to tell its format (a PNG needs 33 bytes: signature and IHDR chunk).
 HEAD_BYTES = 64
 
+#: An image larger than this is refused before it is decoded: a scan of an A4 page at 600 dpi has 35 million.
+MAX_IMAGE_PIXELS = 50_000_000
+
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_PNG_END = b"\x00\x00\x00\x00IEND\xaeB`\x82"
 _PDF_HEADER = re.compile(rb"%PDF-[12]\.\d")
+#: What a browser sniffing a file would take for a web page or a script, anywhere in the file (as such
+#: sequences are all but impossible in compressed image data, any of them marks a polyglot).
+_MARKUP = re.compile(rb"<(?:script|html|body|iframe|svg|!doctype|object|embed)[\s/>]", re.IGNORECASE)
+#: The name Pillow gives each image format.
+_PILLOW_FORMATS = {FileFormat.JPEG: "JPEG", FileFormat.PNG: "PNG", FileFormat.GIF: "GIF", FileFormat.WEBP: "WEBP"}
+
+logger = logging.getLogger(__name__)
 
 
 def _is_png(head):
@@ -66,6 +85,48 @@ _SNIFFERS = (
 )
 
 
+def _ends_where_the_format_ends(data, file_format):
+    """Whether nothing follows the format's own end: a PNG's IEND chunk, a JPEG's end-of-image marker, a
+    GIF's trailer, a WebP's RIFF size, a PDF's last %%EOF (and white space)."""
+    if file_format == FileFormat.PNG:
+        return data.endswith(_PNG_END)
+    if file_format == FileFormat.JPEG:
+        return data.endswith(b"\xff\xd9")
+    if file_format == FileFormat.GIF:
+        return data.endswith(b";")
+    if file_format == FileFormat.WEBP:
+        size = int.from_bytes(data[4:8], "little")
+        return len(data) == 8 + size + size % 2
+    end = data.rfind(b"%%EOF")
+    return end >= 0 and not data[end + 5 :].strip()
+
+
+def _parses_as(data, file_format):
+    """Whether the format's parser opens and reads the whole file as that format."""
+    if file_format == FileFormat.PDF:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                reader = PdfReader(io.BytesIO(data))
+                # Every page read (pypdf reads objects when asked): a header followed by anything else has none.
+                return len(reader.pages) > 0 and all(page.mediabox.width > 0 for page in reader.pages)
+        except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
+            logger.info("an uploaded PDF did not open: %s", type(error).__name__)
+            return False
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            if image.format != _PILLOW_FORMATS[file_format] or image.width * image.height > MAX_IMAGE_PIXELS:
+                return False
+            image.verify()
+        with Image.open(io.BytesIO(data)) as image:
+            for frame in ImageSequence.Iterator(image):
+                frame.load()
+    except (OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError) as error:
+        logger.info("an uploaded image did not open: %s", type(error).__name__)
+        return False
+    return True
+
+
 def sniff_format(head):
     """The FileFormat that bytes (the start of a file) begin with, or None when it is none of them."""
     for file_format, matches in _SNIFFERS:
@@ -76,7 +137,8 @@ def sniff_format(head):
 
 def license_file_check(file):
     """The FileFormat of an uploaded or stored file; ValidationError when it is empty, larger than
-    MAX_FILE_BYTES or not an accepted format by its bytes. Leaves the file at its start."""
+    MAX_FILE_BYTES, not an accepted format by its bytes, or not wholly that format (a polyglot, a damaged
+    file: license_content_check). Leaves the file at its start."""
     size = file.size
     if not size:
         raise ValidationError(_("The file is empty."), code="empty")
@@ -98,7 +160,29 @@ def license_file_check(file):
             ),
             code="format",
         )
+    data = file.read()
+    file.seek(0)
+    license_content_check(data, file_format)
     return file_format
+
+
+def license_content_check(data, file_format):
+    """ValidationError unless data (a whole file) is wholly of file_format: its parser reads all of it, it
+    ends where the format ends, and it holds nothing a browser would run as a page or a script."""
+    if not (
+        _ends_where_the_format_ends(data, file_format)
+        and _MARKUP.search(data) is None
+        and _parses_as(data, file_format)
+    ):
+        raise ValidationError(
+            _(
+                "This file starts like a %(format)s file but is not one throughout: it is damaged, or it hides "
+                "something else (such as a web page or a script). Save or scan the license again as a plain PDF, "
+                "JPEG or PNG file."
+            ),
+            code="polyglot",
+            params={"format": FileFormat(file_format).label},
+        )
 
 
 def validate_license_file(value):
@@ -107,17 +191,25 @@ def validate_license_file(value):
         license_file_check(value)
 
 
-def license_file_base64(field_file):
-    """The stored file as the base64 text of the hub's file field."""
+def license_file_base64(field_file, file_format):
+    """The stored file as the base64 text of the hub's file field, once it passed the check again (a file
+    stored before a check existed is never sent); ValidationError when it does not."""
     with field_file.open("rb") as stored:
-        return base64.b64encode(stored.read()).decode("ascii")
+        data = stored.read()
+    license_content_check(data, file_format)
+    return base64.b64encode(data).decode("ascii")
+
+
+def license_file_name(license_request):
+    """Our own name of a request's file, `<license id>.<detected format>`: how it is stored and served (the
+    uploader's file name is kept in the row only, never in a path or a download)."""
+    return f"{license_request.pk}.{license_request.file_format or 'bin'}"
 
 
 def license_file_path(instance, filename):
-    """Where a license file is stored: under its property, a random name with the extension of its sniffed
-    format (the uploader's file name is kept in the row only, never in a path)."""
-    extension = instance.file_format or "bin"
-    return f"{instance.property_id}/{uuid.uuid4().hex}.{extension}"
+    """Where a license file is stored: under its property, by our own name (license_file_name); the row
+    is saved first, so that it has its id."""
+    return f"{instance.property_id}/{license_file_name(instance)}"
 
 
 class PrivateFileStorage(FileSystemStorage):

@@ -22,7 +22,7 @@ from integration.periodic import for_each_row
 from integration.sync.outbox import sync_mark_changed, sync_request
 
 from . import selectors
-from .files import license_file_check
+from .files import license_file_check, license_file_name
 from .models import BUSINESS_FIELDS, PERMIT_FIELDS, LicenseRequest
 from .payloads import parse_detail, parse_result
 
@@ -69,10 +69,14 @@ def license_request_submit(*, property, type, fields, file=None, user=None, resu
     request.file_name = (getattr(file, "name", "") or "")[-255:].rsplit("/", 1)[-1]
     request.file_size = file.size
     request.file_format = file_format
-    request.full_clean()
+    request.full_clean(exclude=["file"])  # checked just above
+    request.file = None
     try:
         with transaction.atomic():
+            # The row first, for its id: the file is stored under our own name, <id>.<format>.
             request.save()
+            request.file.save(license_file_name(request), file, save=False)
+            request.save(update_fields=["file"])
             sync_mark_changed(request, kind=ResourceKind.LICENSE)
     except Exception:
         # The file was written before the row failed: leave no unreferenced copy behind.

@@ -8,6 +8,7 @@ read back with the hub client (services.license_requests_refresh).
 
 from dataclasses import dataclass
 
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from integration.hub import endpoints
@@ -34,9 +35,12 @@ class LicenseResource(Resource):
         if state.known_to_hub or obj.hub_id is not None:
             return Plan([])
         try:
-            file_base64 = license_file_base64(obj.file)
+            file_base64 = license_file_base64(obj.file, obj.file_format)
         except (FileNotFoundError, ValueError) as missing:
             raise PlanError(_("The license file is missing from storage; upload it again.")) from missing
+        except ValidationError as refused:
+            # Only files that pass the check reach the hub, whenever they were stored.
+            raise PlanError(" ".join(refused.messages)) from refused
         body = build_license_body(obj, file_base64=file_base64)
         call = Call(endpoints.LICENSE_SUBMIT, {"pid": obj.property.vendor_id}, body)
 

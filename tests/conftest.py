@@ -15,6 +15,7 @@ from django.utils import translation
 
 from core import queue as core_queue
 from tests.factories import PropertyFactory, UserFactory, member
+from tests.login import Client
 
 pytest_plugins = ["tests.hub_fixtures"]
 
@@ -86,6 +87,20 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(
             f"{marker}: {counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped"
         )
+
+
+@pytest.fixture
+def client():
+    """pytest-django's client, whose logins pass the second factor where the user needs one (tests.login)."""
+    return Client()
+
+
+@pytest.fixture
+def admin_client(db, admin_user):
+    """pytest-django's admin_client, with the second factor passed (tests.login)."""
+    client = Client()
+    client.force_login(admin_user)
+    return client
 
 
 @pytest.fixture

@@ -1,8 +1,6 @@
 """The settlement screens, for managers only: ask for a reconciliation, follow its progress, read the report
 (totals bar, per month, rows filtered and linked to their bookings) and export it as CSV."""
 
-import csv
-
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -14,19 +12,14 @@ from django.urls import path
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from integration.csv_files import CsvLines
+
 from . import selectors, services
 from .choices import Category, RunStatus
 from .forms import ReconciliationForm
 from .models import Reconciliation
 
 ROWS_PER_PAGE = 100
-
-
-class _Echo:
-    """A file-like object whose write returns the line, for csv.writer in a streaming response."""
-
-    def write(self, value):
-        return value
 
 
 @admin.register(Reconciliation)
@@ -169,16 +162,16 @@ class ReconciliationAdmin(admin.ModelAdmin):
             property_id=int(property_id) if property_id.isdigit() else None,
             number=request.GET.get("q", "")[:100],
         )
-        writer = csv.writer(_Echo())
+        writer = CsvLines()
         language = translation.get_language()
 
         def lines():
             # The server reads this after the view returned: keep the request's language for the labels.
             with translation.override(language):
                 yield "\ufeff"
-                yield writer.writerow(selectors.csv_header())
+                yield writer.line(selectors.csv_header())
                 for cells in selectors.csv_lines(rows):
-                    yield writer.writerow(cells)
+                    yield writer.line(cells)
 
         response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
         name = f"settlement-{reconciliation.date_from}-{reconciliation.date_to}-{reconciliation.pk}.csv"

@@ -68,11 +68,11 @@ def monthly_totals(reconciliation) -> list[dict]:
     ]
 
 
-def _plain(amount) -> str:
-    """An amount as a spreadsheet reads it: "121000", "99.5"; empty for None."""
+def _plain(amount):
+    """An amount as a spreadsheet reads it, a number: 121000, 99.5; an empty cell for None."""
     if amount is None:
-        return ""
-    return str(int(amount)) if amount == amount.to_integral_value() else str(amount)
+        return None
+    return int(amount) if amount == amount.to_integral_value() else amount
 
 
 def csv_header() -> list[str]:

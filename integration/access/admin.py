@@ -26,11 +26,22 @@ class PropertyMembershipAdmin(admin.ModelAdmin):
         return ["user", "property"] if obj else []
 
     def save_model(self, request, obj, form, change):
-        obj.pk = services.membership_grant(user=obj.user, property=obj.property, role=obj.role).pk
+        obj.pk = services.membership_grant(user=obj.user, property=obj.property, role=obj.role, by=request.user).pk
 
     def delete_model(self, request, obj):
-        services.membership_revoke(membership=obj)
+        services.membership_revoke(membership=obj, by=request.user)
 
     def delete_queryset(self, request, queryset):
         for membership in queryset.select_related("user"):
-            services.membership_revoke(membership=membership)
+            services.membership_revoke(membership=membership, by=request.user)
+
+    # The services record each grant and revocation, with the values, in the audit trail (core.audit): the
+    # admin's own entries would only repeat them without the values.
+    def log_addition(self, request, obj, message):
+        return None
+
+    def log_change(self, request, obj, message):
+        return None
+
+    def log_deletions(self, request, queryset):
+        return None

@@ -3,22 +3,32 @@
 from django.contrib.auth.models import Group
 from django.db import transaction
 
+from core.audit import ADDITION, CHANGE, DELETION, audit_record, audit_values
+
 from .models import PropertyMembership
 from .roles import GROUP_NAMES
 
 
 @transaction.atomic
-def membership_grant(*, user, property, role):
-    """Give user the role at property (replacing any role they held there) and the role's group."""
-    membership, _ = PropertyMembership.objects.update_or_create(user=user, property=property, defaults={"role": role})
+def membership_grant(*, user, property, role, by=None):
+    """Give user the role at property (replacing any role they held there) and the role's group; by, the
+    person who gave it, is recorded in the audit trail."""
+    held = PropertyMembership.objects.filter(user=user, property=property).first()
+    before = audit_values(held) if held else None
+    membership, created = PropertyMembership.objects.update_or_create(
+        user=user, property=property, defaults={"role": role}
+    )
     user_sync_role_groups(user=user)
+    audit_record(user=by, obj=membership, action=ADDITION if created else CHANGE, before=before)
     return membership
 
 
 @transaction.atomic
-def membership_revoke(*, membership):
-    """Take a person's role at one property away, and the role's group when they hold it nowhere else."""
+def membership_revoke(*, membership, by=None):
+    """Take a person's role at one property away, and the role's group when they hold it nowhere else;
+    by, the person who took it, is recorded in the audit trail."""
     user = membership.user
+    audit_record(user=by, obj=membership, action=DELETION, before=audit_values(membership))
     membership.delete()
     user_sync_role_groups(user=user)
 

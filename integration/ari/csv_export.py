@@ -1,18 +1,10 @@
 """Exporting a property's rates and availability for a date range as a CSV file (the format:
 integration.ari.csv_parse)."""
 
-import csv
-
 from ..content.choices import RatePlanType
+from ..csv_files import CsvLines
 from .csv_parse import ARI_CSV_COLUMNS, KIND_AVAILABILITY, KIND_RATE, KIND_RATE_MODIFY
 from .models import ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
-
-
-class _Echo:
-    """A file-like object whose write returns the line, for csv.writer in a streaming response."""
-
-    def write(self, value):
-        return value
 
 
 def ari_csv_export(prop, *, first, last):
@@ -20,9 +12,9 @@ def ari_csv_export(prop, *, first, last):
     the header, then every stored value (common, and each channel's own), grouped by room type and plan.
 
     A generator for a streaming response; four queries, however long the range."""
-    writer = csv.writer(_Echo())
+    writer = CsvLines()
     # A byte order mark, so that Excel opens the file as UTF-8.
-    yield "\ufeff" + writer.writerow(ARI_CSV_COLUMNS)
+    yield "\ufeff" + writer.line(ARI_CSV_COLUMNS)
     span = {"date__gte": first, "date__lte": last}
     for room_type, day, allotment in (
         RoomTypeDay.objects.filter(room_type__property=prop, **span)
@@ -30,14 +22,14 @@ def ari_csv_export(prop, *, first, last):
         .values_list("room_type__vendor_id", "date", "allotment")
         .iterator()
     ):
-        yield writer.writerow((KIND_AVAILABILITY, room_type, "", "", day.isoformat(), allotment, ""))
+        yield writer.line((KIND_AVAILABILITY, room_type, "", "", day.isoformat(), allotment, ""))
     for room_type, channel_id, day, cap in (
         ChannelAvailDay.objects.filter(room_type__property=prop, cap__isnull=False, **span)
         .order_by("room_type__name", "room_type_id", "channel__channel_id", "date")
         .values_list("room_type__vendor_id", "channel__channel_id", "date", "cap")
         .iterator()
     ):
-        yield writer.writerow((KIND_AVAILABILITY, room_type, "", channel_id, day.isoformat(), cap, ""))
+        yield writer.line((KIND_AVAILABILITY, room_type, "", channel_id, day.isoformat(), cap, ""))
     for room_type, plan, plan_type, day, rate, modify, business_day in (
         RatePlanDay.objects.filter(rate_plan__property=prop, **span)
         .order_by("rate_plan__room_type__name", "-rate_plan__model__type", "rate_plan__model__name", "date")
@@ -55,7 +47,7 @@ def ari_csv_export(prop, *, first, last):
         package = plan_type == RatePlanType.PACKAGE
         value = modify if package else rate
         kind = KIND_RATE_MODIFY if package else KIND_RATE
-        yield writer.writerow(
+        yield writer.line(
             (kind, room_type, plan, "", day.isoformat(), "" if value is None else value, int(business_day))
         )
     for room_type, plan, plan_type, channel_id, day, rate, modify in (
@@ -81,4 +73,4 @@ def ari_csv_export(prop, *, first, last):
     ):
         package = plan_type == RatePlanType.PACKAGE
         kind = KIND_RATE_MODIFY if package else KIND_RATE
-        yield writer.writerow((kind, room_type, plan, channel_id, day.isoformat(), modify if package else rate, ""))
+        yield writer.line((kind, room_type, plan, channel_id, day.isoformat(), modify if package else rate, ""))

@@ -2,25 +2,24 @@
 code mapping table with its CSV import (preview, then apply). integration/admin.py imports this module."""
 
 import secrets
-from collections import defaultdict
 
 from django.contrib import admin, messages
-from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
 from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponseNotAllowed
+from django.http import HttpResponseNotAllowed, StreamingHttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
-from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from core.admin_audit import AuditedAdminMixin
+
 from ..hub.client import HubError
 from .choices import CatalogGroup
 from .forms import CodeMappingForm, CodeMappingImportForm
-from .mapping import MappingImportAction, code_mappings_import, code_mappings_read_csv
+from .mapping import MappingImportAction, code_mappings_csv_export, code_mappings_import, code_mappings_read_csv
 from .models import CatalogSnapshot, CodeMapping
 from .selectors import Catalog, catalog_counts, catalog_read
 from .services import catalog_refresh
@@ -125,7 +124,7 @@ _IMPORT_SESSION_KEY = "integration.codemapping_import"
 
 
 @admin.register(CodeMapping)
-class CodeMappingAdmin(admin.ModelAdmin):
+class CodeMappingAdmin(AuditedAdminMixin, admin.ModelAdmin):
     """Our codes and the hub codes they stand for; managers edit them one by one or import a CSV file."""
 
     form = CodeMappingForm
@@ -149,7 +148,20 @@ class CodeMappingAdmin(admin.ModelAdmin):
 
     def get_urls(self):
         import_view = self.admin_site.admin_view(self.import_view)
-        return [path("import/", import_view, name="integration_codemapping_import"), *super().get_urls()]
+        export_view = self.admin_site.admin_view(self.export_view)
+        return [
+            path("import/", import_view, name="integration_codemapping_import"),
+            path("export/", export_view, name="integration_codemapping_export"),
+            *super().get_urls(),
+        ]
+
+    def export_view(self, request):
+        """The whole table as a CSV file in the import's format, to edit in a spreadsheet and import back."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        response = StreamingHttpResponse(code_mappings_csv_export(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="code-mappings.csv"'
+        return response
 
     def changelist_view(self, request, extra_context=None):
         context = {"can_import": self.has_import_permission(request), **(extra_context or {})}
@@ -175,7 +187,7 @@ class CodeMappingAdmin(admin.ModelAdmin):
             self.message_user(request, _("That preview has expired: upload the file again."), messages.ERROR)
             return redirect("admin:integration_codemapping_import")
         # The text was read without error for the preview; the plan is made again against today's data.
-        plan = code_mappings_import(code_mappings_read_csv(pending["text"]), apply=True)
+        plan = code_mappings_import(code_mappings_read_csv(pending["text"]), apply=True, user=request.user)
         if not plan.applied:
             self.message_user(
                 request,
@@ -184,7 +196,6 @@ class CodeMappingAdmin(admin.ModelAdmin):
             )
             return self._render_import(request, CodeMappingImportForm(), plan=plan, token=pending["token"])
         del request.session[_IMPORT_SESSION_KEY]
-        self._log_import(request, plan)
         counts = plan.counts
         self.message_user(
             request,
@@ -192,23 +203,6 @@ class CodeMappingAdmin(admin.ModelAdmin):
             messages.SUCCESS,
         )
         return redirect("admin:integration_codemapping_changelist")
-
-    def _log_import(self, request, plan):
-        """History entries for the mappings created or changed, as if each had been edited by hand."""
-        created = [row.mapping_id for row in plan.rows if row.action == MappingImportAction.CREATE]
-        changed = defaultdict(list)  # the changed fields -> the mappings where just these changed
-        for row in plan.rows:
-            if row.action == MappingImportAction.UPDATE:
-                changed[tuple(row.changed_fields)].append(row.mapping_id)
-        entries = [(created, ADDITION, [{"added": {}}])]
-        for fields, ids in changed.items():
-            # Stored untranslated, like the admin's own entries; the history page translates them.
-            with translation.override(None):
-                names = [str(CodeMapping._meta.get_field(name).verbose_name) for name in fields]
-            entries.append((ids, CHANGE, [{"changed": {"fields": names}}]))
-        for ids, flag, message in entries:
-            if ids:
-                LogEntry.objects.log_actions(request.user.pk, CodeMapping.objects.filter(pk__in=ids), flag, message)
 
     def _render_import(self, request, form, *, plan=None, token=None):
         context = {

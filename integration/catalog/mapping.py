@@ -9,7 +9,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..csv_files import csv_records
+from core.audit import ADDITION, audit_record, audit_values
+
+from ..csv_files import CsvLines, csv_records
 from .choices import CatalogGroup
 from .models import CodeMapping
 from .selectors import catalog_read
@@ -72,6 +74,15 @@ class MappingImportPlan:
     def counts(self):
         """{action: number of rows}, every action present."""
         return {action: self.count(action) for action in MappingImportAction.values}
+
+
+def code_mappings_csv_export():
+    """The lines of the code mapping table as a file the import reads back unchanged (header first, UTF-8
+    with a byte order mark for spreadsheets); a generator for a streaming response."""
+    writer = CsvLines()
+    yield "\ufeff" + writer.line(MAPPING_COLUMNS)
+    for values in CodeMapping.objects.order_by("group", "vendor_code").values_list(*MAPPING_COLUMNS).iterator():
+        yield writer.line(values)
 
 
 def code_mappings_read_csv(content):
@@ -143,8 +154,9 @@ def _plan_row(row, catalog, existing, first_line):
     row.action = MappingImportAction.UPDATE if row.changes else MappingImportAction.UNCHANGED
 
 
-def code_mappings_import(rows: Iterable[MappingImportRow], *, apply):
-    """Plan the import of rows (from code_mappings_read_csv) and, with apply, write it in one transaction.
+def code_mappings_import(rows: Iterable[MappingImportRow], *, apply, user=None):
+    """Plan the import of rows (from code_mappings_read_csv) and, with apply, write it in one transaction,
+    each mapping created or changed recorded in the audit trail as user's, with its values.
 
     Every row becomes create, update, unchanged or error (with the reasons). Any error row blocks the
     whole apply: then nothing is written and plan.applied stays False.
@@ -171,12 +183,16 @@ def code_mappings_import(rows: Iterable[MappingImportRow], *, apply):
             (row for row in rows if row.action == MappingImportAction.CREATE), created, strict=True
         ):
             row.mapping_id = mapping.pk
+        for mapping in created:
+            audit_record(user=user, obj=mapping, action=ADDITION)
         now = timezone.now()
         updated = []
         for row in rows:
             if row.action == MappingImportAction.UPDATE:
                 mapping = existing[row.group, row.vendor_code]
+                before = audit_values(mapping)
                 mapping.hub_code, mapping.note, mapping.updated_at = row.hub_code, row.note, now
+                audit_record(user=user, obj=mapping, before=before)
                 updated.append(mapping)
         # bulk_update skips auto_now, hence updated_at set above.
         CodeMapping.objects.bulk_update(updated, ["hub_code", "note", "updated_at"])

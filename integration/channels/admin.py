@@ -197,6 +197,7 @@ class PropertyChannelAdmin(PropertyScopedAdmin):
                     on_sale=form.cleaned_data["on_sale"],
                     room_types_off=rooms_off,
                     rate_plans_off=plans_off,
+                    user=request.user,
                 )
             except ValidationError as error:
                 _add_errors(form, error)
@@ -218,7 +219,7 @@ class PropertyChannelAdmin(PropertyScopedAdmin):
             room_codes, plan_codes = form.codes()
             try:
                 services.channel_mapping_update(
-                    property_channel=link, room_type_codes=room_codes, rate_plan_codes=plan_codes
+                    property_channel=link, room_type_codes=room_codes, rate_plan_codes=plan_codes, user=request.user
                 )
             except ValidationError as error:
                 _add_errors(form, error)

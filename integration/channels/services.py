@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.audit import audit_record, audit_values
 from core.jobs import job_queue
 
 from ..content.models import Property, RatePlan, RoomType
@@ -372,10 +373,12 @@ def _require_open(row):
 
 
 @transaction.atomic
-def channel_settings_update(*, property_channel, on_sale, room_types_off=(), rate_plans_off=()):
+def channel_settings_update(*, property_channel, on_sale, room_types_off=(), rate_plans_off=(), user=None):
     """Set what the property sells on an open channel: on_sale, and the room types and rate plans it does
-    not sell there (instances of the property); queues the PATCH."""
+    not sell there (instances of the property); queues the PATCH. user, who changed it, goes in the audit
+    trail."""
     row = PropertyChannel.objects.select_for_update().select_related("channel").get(pk=property_channel.pk)
+    before = audit_values(row)
     _require_open(row)
     _require_own(row, room_types_off, RoomType)
     _require_own(row, rate_plans_off, RatePlan)
@@ -384,14 +387,16 @@ def channel_settings_update(*, property_channel, on_sale, room_types_off=(), rat
     row.rate_plans = {plan.vendor_id: False for plan in rate_plans_off}
     row.save(update_fields=["on_sale", "room_types", "rate_plans", "updated_at"])
     sync_mark_changed(row, kind=ResourceKind.CHANNEL_SETTINGS)
+    audit_record(user=user, obj=row, before=before)
     return row
 
 
 @transaction.atomic
-def channel_mapping_update(*, property_channel, room_type_codes, rate_plan_codes):
+def channel_mapping_update(*, property_channel, room_type_codes, rate_plan_codes, user=None):
     """Set a cms channel's code of each room type and rate plan ({instance: code}; an empty code removes
-    it); queues the PUT of the whole mapping."""
+    it); queues the PUT of the whole mapping. user, who changed it, goes in the audit trail."""
     row = PropertyChannel.objects.select_for_update().select_related("channel").get(pk=property_channel.pk)
+    before = audit_values(row)
     _require_open(row)
     if not row.channel.is_cms:
         raise ValidationError(_("Only a directly contracted (CMS) channel has a mapping."))
@@ -401,6 +406,7 @@ def channel_mapping_update(*, property_channel, room_type_codes, rate_plan_codes
     row.rate_plan_codes = {plan.vendor_id: code.strip() for plan, code in rate_plan_codes.items() if code.strip()}
     row.save(update_fields=["room_type_codes", "rate_plan_codes", "updated_at"])
     sync_mark_changed(row, kind=ResourceKind.CHANNEL_MAPPING)
+    audit_record(user=user, obj=row, before=before)
     return row
 
 

@@ -11,6 +11,8 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from core.admin_audit import AuditedAdminMixin
+
 from ..access.admin_mixins import PropertyScopedAdmin, PropertyScopedAdminMixin
 from ..hub.payloads import HUB_KEEPS
 from ..sync.admin import sync_badge
@@ -122,7 +124,7 @@ class RatePlanModelTranslationInline(TranslationInline):
     fields = ["locale", "name", "description"]
 
 
-class HubContentAdmin(PropertyScopedAdmin):
+class HubContentAdmin(AuditedAdminMixin, PropertyScopedAdmin):
     """A property-owned resource that is synced to the hub: shows its sync state, offers "send now"
     and "retry", and marks it for the hub whenever it is saved."""
 

@@ -13,5 +13,5 @@ def content_saved(*, obj, created, user):
     """After a property, room type, rate plan model or rate plan was saved with its translations and
     photos: mark it for the hub in the same transaction. Whoever creates a property manages it."""
     if created and isinstance(obj, Property) and not user.is_superuser:
-        membership_grant(user=user, property=obj, role=MembershipRole.MANAGER)
+        membership_grant(user=user, property=obj, role=MembershipRole.MANAGER, by=user)
     sync_mark_changed(obj)

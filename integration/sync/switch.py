@@ -6,6 +6,7 @@ from django.db.models import F, Q
 from django.db.models.functions import Now
 from django.utils.translation import gettext as _
 
+from core.audit import ADDITION, audit_record
 from core.jobs import job_queue
 
 from ..hub.environments import HubEnvironment, hub_address
@@ -69,6 +70,7 @@ def hub_environment_switch(*, to, user=None):
         switch = HubSwitch.objects.create(
             from_environment=connection.environment, to_environment=to, switched_by=user, resources=len(planned)
         )
+        audit_record(user=user, obj=switch, action=ADDITION)
         connection.environment = to
         connection.switched_at = switch.switched_at
         connection.save(update_fields=["environment", "switched_at"])

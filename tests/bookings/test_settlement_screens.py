@@ -1,7 +1,9 @@
 """Settlement reconciliation screens without the hub (issue 13, item 3): who sees what, the form's checks,
 the CSV export and the nightly run."""
 
+import csv
 import datetime
+import io
 
 import pytest
 from django.conf import settings as django_settings
@@ -113,13 +115,13 @@ def test_the_csv_export_is_utf8_with_a_bom_and_the_pages_filters(client):
 
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert data.startswith(b"\xef\xbb\xbf")
-    lines = data.decode("utf-8-sig").splitlines()
-    assert lines[0].startswith("벤더 예약번호")
-    assert [line.split(",")[0] for line in lines[1:]] == ["VH1", "VH2", "VH3"]
-    assert "바다펜션" in lines[1]
-    assert "121000" in lines[2]
-    only_amount = b"".join(client.get(url + "?category=amount").streaming_content).decode("utf-8-sig").splitlines()
-    assert [line.split(",")[0] for line in only_amount[1:]] == ["VH2"]
+    lines = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+    assert lines[0][0] == "벤더 예약번호"
+    assert [line[0] for line in lines[1:]] == ["VH1", "VH2", "VH3"]
+    assert lines[1][1].startswith("바다펜션")
+    assert lines[2][6] == "121000"
+    only_amount = b"".join(client.get(url + "?category=amount").streaming_content).decode("utf-8-sig")
+    assert [line[0] for line in csv.reader(io.StringIO(only_amount))][1:] == ["VH2"]
 
 
 def test_the_nightly_run_is_in_beat_and_asks_for_the_previous_month_of_every_property():

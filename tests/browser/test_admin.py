@@ -3,6 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.login import second_factor
 from tests.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -15,6 +16,7 @@ def test_log_in_switch_language_and_open_a_property(page, live_server, staff_a, 
     page.fill("#id_username", staff_a.username)
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
+    second_factor(page, staff_a)
     expect(page.locator("#property-dashboard-title")).to_have_text("담당 숙소")
     expect(page.locator(".property-card")).to_have_count(1)
 

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from integration.ari.dates import korea_today
 from integration.ari.grid import add_months, month_start
 from integration.models import RatePlanDay
+from tests.browser.login import second_factor
 from tests.factories import PASSWORD, PropertyFactory, member
 from tests.integration.ari.factories import ari_property, fill_days, month_dates
 
@@ -21,6 +22,7 @@ def log_in(page, live_server, user):
     page.fill("#id_username", user.username)
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
+    second_factor(page, user)
 
 
 def cell(page, target, date):

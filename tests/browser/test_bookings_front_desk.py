@@ -15,6 +15,7 @@ from integration.access.choices import MembershipRole
 from integration.models import RoomType
 from tests.bookings.factories import RATE, create_body, sellable
 from tests.bookings.signing import HubClient
+from tests.browser.login import second_factor
 from tests.factories import PASSWORD, member
 from tests.integration.ari.factories import day
 
@@ -79,6 +80,7 @@ def log_in(page, live_server, user, language):
     page.fill("#id_username", user.username)
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
+    second_factor(page, user)
     expect(page.locator("#user-tools")).to_be_visible()
 
 

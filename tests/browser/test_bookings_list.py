@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from tests.bookings.factories import create_body, sellable
 from tests.bookings.signing import HubClient
+from tests.browser.login import second_factor
 from tests.factories import PASSWORD, member
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -43,6 +44,7 @@ def test_the_bookings_list_fits_1366_pixels(page, live_server, language, title, 
     page.fill("#id_username", user.username)
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
+    second_factor(page, user)
 
     expect(page.locator("#result_list tbody tr")).to_have_count(12)
     expect(page.locator("#result_list tbody tr").first).to_contain_text(amount)

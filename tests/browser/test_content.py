@@ -4,6 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from hubsandbox import state as hub_state
+from tests.browser.login import second_factor
 from tests.factories import PASSWORD, PropertyFactory, member
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -14,6 +15,7 @@ def log_in(page, live_server, user):
     page.fill("#id_username", user.username)
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
+    second_factor(page, user)
 
 
 def test_create_a_property_with_a_translation_and_a_photo_and_see_it_synced(page, live_server, worker):

@@ -8,6 +8,7 @@ from django.conf import settings
 from playwright.sync_api import expect
 
 from integration.drift.models import DriftCheck
+from tests.browser.login import second_factor
 from tests.factories import PASSWORD, member
 from tests.hub_fixtures import all_synced, wait_until
 from tests.integration.drift.helpers import synced_content
@@ -22,6 +23,7 @@ def log_in(page, live_server, user):
     page.fill("#id_username", user.username)
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
+    second_factor(page, user)
 
 
 def run_check(page, live_server, prop, *, button):

@@ -18,6 +18,7 @@ from integration.content.services import content_saved
 from integration.golive.checklist import ARI_HORIZON_DAYS
 from integration.hub.environments import HubEnvironment
 from licenses.choices import ReviewStatus
+from tests.browser.login import second_factor
 from tests.factories import PASSWORD, PropertyFactory, hub_content
 from tests.hub_fixtures import all_synced, hub_ids, wait_until
 from tests.licenses.factories import BusinessLicenseRequestFactory, LicenseRequestFactory
@@ -47,6 +48,7 @@ def test_from_an_empty_database_to_staging_then_production(page, live_server, wo
     page.fill("#id_username", superuser.username)
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
+    second_factor(page, superuser)
     expect(page.locator("#hub-environment")).to_have_class("hub-env hub-env-staging")
     expect(page.locator(".vh-checklist-summary")).to_contain_text(READY)
     expect(page.locator("tr.vh-fail")).to_have_count(0)

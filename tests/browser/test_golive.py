@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from integration.models import CodeMapping, SyncState
 from integration.sync.choices import SyncStatus
 from integration.sync.models import ResourceKind
+from tests.browser.login import second_factor
 from tests.factories import PASSWORD, PropertyFactory, member
 from tests.integration.golive.readiness import make_ready
 
@@ -34,6 +35,7 @@ def test_health_page_and_checklist_in_korean_and_english(page, live_server):
     page.fill("#id_username", manager.username)
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
+    second_factor(page, manager)
     expect(page.locator(".property-card")).to_have_count(1)
     page.click(".property-card-health")
 

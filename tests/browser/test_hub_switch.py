@@ -10,6 +10,7 @@ from hubsandbox import state as hub_state
 from integration.content.services import content_saved
 from integration.hub.environments import HubEnvironment
 from integration.hub.selectors import hub_environment_active
+from tests.browser.login import second_factor
 from tests.factories import PASSWORD, PropertyFactory, hub_content
 from tests.hub_fixtures import all_synced, wait_until
 
@@ -53,6 +54,7 @@ def test_a_superuser_switches_to_production_and_sees_everything_recreated(
     page.fill("#id_username", superuser.username)
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
+    second_factor(page, superuser)
     badge = page.locator("#hub-environment")
     expect(badge).to_have_text(text["staging"])
     expect(badge).to_have_class("hub-env hub-env-staging")

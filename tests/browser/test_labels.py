@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from integration.models import RoomType
 from integration.sync.outbox import sync_state_ensure
+from tests.browser.login import second_factor
 from tests.factories import PASSWORD, hub_content
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -27,6 +28,7 @@ def log_in(page, live_server, user, language):
     page.fill("#id_username", user.username)
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
+    second_factor(page, user)
     expect(page.locator("#user-tools")).to_be_visible()
 
 

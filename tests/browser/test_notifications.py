@@ -9,6 +9,7 @@ from django.conf import settings
 from playwright.sync_api import expect
 
 from bookings.models import NotificationPreference
+from tests.browser.login import second_factor
 from tests.factories import PASSWORD, member
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -52,6 +53,7 @@ def test_a_manager_turns_booking_mails_off_and_sees_who_receives(page, live_serv
     page.fill("#id_username", manager.username)
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
+    second_factor(page, manager)
 
     page.get_by_role("link", name=texts["screen"], exact=True).first.click()
     checkbox = page.get_by_label(texts["receive"])

@@ -13,6 +13,7 @@ import email
 import email.policy
 import json
 import os
+import re
 import secrets
 import signal
 import socket
@@ -27,6 +28,7 @@ from zoneinfo import ZoneInfo
 import psycopg
 import redis
 import requests
+from django_otp.oath import TOTP
 
 from tests.bookings.signing import sign
 
@@ -445,6 +447,7 @@ class AdminBrowser:
         self.secure_origin = "https://" + urlsplit(base_url).netloc
         self.session = requests.Session()
         self.session.headers.update({"X-Forwarded-Proto": "https", "Accept-Language": "ko"})
+        self.otp_key = None  # the key of this person's authenticator app, once set up
 
     def _request(self, method, url, **kwargs):
         response = self.session.request(method, url, allow_redirects=False, timeout=60, **kwargs)
@@ -493,3 +496,26 @@ class AdminBrowser:
         landed = self.submit("/admin/login/?next=/admin/", {"username": username, "password": password})
         if landed != "/admin/":
             raise StepFailure(f"{username} could not log in: the login page sent them to {landed}")
+        self.second_factor(username)
+
+    def second_factor(self, username):
+        """After the password, as superusers and managers do: the first time, set up two-step login with the
+        key the page shows (an authenticator app's part: its code is computed here); later, type a code."""
+        response = self._request("GET", urljoin(self.base_url, "/admin/"))
+        if response.status_code == 200:
+            return
+        target = urlsplit(urljoin(self.base_url, response.headers.get("Location", "")))
+        page = f"{target.path}?{target.query}"
+        if target.path == "/admin/second-factor/":
+            secret = re.search(r'id="vh-otp-secret">([A-Z2-7 ]+)<', self.get(page).text)
+            if secret is None:
+                raise StepFailure(f"{username}'s two-step login set-up page shows no key")
+            self.otp_key = base64.b32decode(secret.group(1).replace(" ", ""))
+        elif target.path != "/admin/second-factor/verify/" or self.otp_key is None:
+            raise StepFailure(f"{username} was sent to {target.path} after the password")
+        # One period ahead: the device accepts it, and it was never used before (not even at set-up).
+        totp = TOTP(self.otp_key)
+        totp.time = time.time() + totp.step * (1 if target.path.endswith("verify/") else 0)
+        self.submit(page, {"code": f"{totp.token():06d}"})
+        if self._request("GET", urljoin(self.base_url, "/admin/")).status_code != 200:
+            raise StepFailure(f"{username} could not pass the second factor")

@@ -6,6 +6,7 @@ import factory
 from django.core.files.base import ContentFile
 
 from licenses.choices import BusinessType, LicenseType, PermitType
+from licenses.files import license_file_name
 from licenses.models import LicenseRequest
 from licenses.services import license_request_submit
 from tests.factories import PropertyFactory
@@ -21,18 +22,24 @@ class LicenseRequestFactory(factory.django.DjangoModelFactory):
 
     class Meta:
         model = LicenseRequest
+        skip_postgeneration_save = True  # the file hook saves the row
 
     property = factory.SubFactory(PropertyFactory)
     type = LicenseType.PERMIT
     permit_type = PermitType.HANOK_EXPERIENCE
     permit_number = factory.Sequence(lambda n: f"제2024-{n:04d}호")
     permit_date = datetime.date(2024, 3, 1)
-    file = factory.django.FileField(data=pdf_bytes(), filename="permit.pdf")
     file_name = "permit.pdf"
     file_size = len(pdf_bytes())
     file_format = "pdf"
     # A request with a hub id was received by a hub: the staging one, active until a switch.
     hub_environment = factory.LazyAttribute(lambda request: "staging" if getattr(request, "hub_id", None) else "")
+
+    @factory.post_generation
+    def file(obj, create, content, **kwargs):
+        """The file, stored as the product stores it: under the row's id (a PDF unless content is given)."""
+        if create:
+            obj.file.save(license_file_name(obj), ContentFile(pdf_bytes() if content is None else content))
 
 
 class BusinessLicenseRequestFactory(LicenseRequestFactory):

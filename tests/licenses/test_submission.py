@@ -148,7 +148,7 @@ def test_a_refused_submission_keeps_the_entries_and_file_and_retry_resends_them(
     content = pdf_of_size(4_000)
     request = submit_permit(prop, content=content, permit_number="A-7")
     # Something between our storage and the hub corrupts the file's base64: the hub refuses it (400).
-    monkeypatch.setattr(sync, "license_file_base64", lambda field_file: "%%% not base64 %%%")
+    monkeypatch.setattr(sync, "license_file_base64", lambda field_file, file_format: "%%% not base64 %%%")
 
     assert send(request) == Outcome.FAILED
 

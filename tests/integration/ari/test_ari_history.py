@@ -7,7 +7,6 @@ import datetime
 import pytest
 from django.conf import settings
 from django.contrib.messages import get_messages
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -30,6 +29,7 @@ from integration.models import (
 from integration.sync.batch import sync_pending
 from tests.factories import PropertyFactory, hub_content, member
 from tests.integration.ari.factories import SalesChannelFactory, ari_property, day, fill_days
+from tests.login import Client
 
 pytestmark = pytest.mark.django_db
 
