@@ -7,12 +7,12 @@ import pathlib
 from datetime import timedelta
 
 import pytest
-from django.conf import settings
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from tests.browser.login import log_in
 from tests.config.test_dashboard import activity_data
-from tests.factories import PASSWORD, UserFactory
+from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -47,11 +47,7 @@ def test_a_superuser_reads_the_last_day_at_a_glance(page, live_server, shots, la
     activity_data(timezone.now() - timedelta(minutes=1))
     user = UserFactory(is_staff=True, is_superuser=True)
     page.set_viewport_size({"width": 1366, "height": 1000})
-    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
-    page.goto(f"{live_server.url}/admin/login/")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", PASSWORD)
-    page.click("input[type=submit]")
+    log_in(page, live_server, user, language)
 
     chart = page.locator(".activity")
     texts = TEXTS[language]
