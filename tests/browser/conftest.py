@@ -1,6 +1,7 @@
 """Playwright against the live server, in Debian's headless chromium."""
 
 import os
+import pathlib
 
 import pytest
 
@@ -36,3 +37,11 @@ def browser_type_launch_args(browser_type_launch_args):
 def browser_context_args(browser_context_args):
     """Browsers open in Korean, as most of our staff's do."""
     return {**browser_context_args, "locale": "ko-KR"}
+
+
+@pytest.fixture
+def shots(tmp_path):
+    """Where screenshots go: $VH_SCREENSHOTS when set (to look at them), else the test's own directory."""
+    folder = pathlib.Path(os.environ.get("VH_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

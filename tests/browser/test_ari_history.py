@@ -2,9 +2,6 @@
 then applied), a cell's history opened from the calendar, a cell saved over someone else's change in a
 second browser context refused with the new value, and rooms above the room count confirmed."""
 
-import os
-import pathlib
-
 import pytest
 from django.conf import settings
 from playwright.sync_api import expect
@@ -22,14 +19,6 @@ TEXTS = {
     "ko": {"undone": "되돌렸습니다", "see": "이 변경 보기·되돌리기", "bulk": "일괄 수정", "undo": "되돌리기"},
     "en": {"undone": "Undone", "see": "See or undo this change", "bulk": "bulk edit", "undo": "undo"},
 }
-
-
-@pytest.fixture
-def shots(tmp_path):
-    """Where screenshots go: $VH_SCREENSHOTS when set (to look at them), else the test's own directory."""
-    folder = pathlib.Path(os.environ.get("VH_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def log_in(page, live_server, user, language):

@@ -2,9 +2,6 @@
 1366 px screen without scrolling sideways and breaks Korean names only between words; the page shows its
 groups, the nightly table, a closed technical section, and prints without the admin around it."""
 
-import os
-import pathlib
-
 import pytest
 from django.conf import settings
 from django.test import Client
@@ -31,14 +28,6 @@ TEXTS = {
         "night": "night",
     },
 }
-
-
-@pytest.fixture
-def shots(tmp_path):
-    """Where screenshots go: $VH_SCREENSHOTS when set (to look at them), else the test's own directory."""
-    folder = pathlib.Path(os.environ.get("VH_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.fixture

@@ -2,8 +2,6 @@
 vendor API's answers by code), at 1366 px, in Korean and English, in a real browser (VH_SCREENSHOTS=folder
 keeps the screenshots)."""
 
-import os
-import pathlib
 from datetime import timedelta
 
 import pytest
@@ -32,14 +30,6 @@ TEXTS = {
         "code": "3000 Bad input",
     },
 }
-
-
-@pytest.fixture
-def shots(tmp_path):
-    """Where screenshots go: $VH_SCREENSHOTS when set (to look at them), else the test's own directory."""
-    folder = pathlib.Path(os.environ.get("VH_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.mark.parametrize("language", ["ko", "en"])

@@ -1,9 +1,6 @@
 """The Booking e-mails screen in a real browser, in Korean and in English: a manager finds it from the
 dashboard, turns booking e-mails off for themselves, and sees who at their property receives them."""
 
-import os
-import pathlib
-
 import pytest
 from django.conf import settings
 from playwright.sync_api import expect
@@ -32,14 +29,6 @@ TEXTS = {
         "no_address": "No e-mail address",
     },
 }
-
-
-@pytest.fixture
-def shots(tmp_path):
-    """Where screenshots go: $VH_SCREENSHOTS when set (to look at them), else the test's own directory."""
-    folder = pathlib.Path(os.environ.get("VH_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.mark.parametrize("language", ["ko", "en"])

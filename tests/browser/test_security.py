@@ -2,9 +2,6 @@
 a code, the locked-out login, and the Content-Security-Policy stopping an inline script, in Korean and
 English. Screenshots go to $VH_SCREENSHOTS when set."""
 
-import os
-import pathlib
-
 import pytest
 from django_otp.plugins.otp_totp.models import TOTPDevice
 from playwright.sync_api import expect
@@ -29,14 +26,6 @@ TEXTS = {
         "verify": "6-digit code",
     },
 }
-
-
-@pytest.fixture
-def shots(tmp_path):
-    """Where screenshots go: $VH_SCREENSHOTS when set (to look at them), else the test's own directory."""
-    folder = pathlib.Path(os.environ.get("VH_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def password_step(page, live_server, user, language):
