@@ -159,7 +159,7 @@ def test_a_canceled_booking_is_marked_on_the_list_and_its_page_says_when(client,
 
     detail = client.get(reverse("admin:bookings_booking_change", args=[canceled.pk])).text
     assert 'class="booking-canceled-banner"' in detail
-    assert "Canceled on Dec. 3, 2026, 9 a.m." in detail
+    assert "Canceled on Dec. 3, 2026, 9 a.m.: the guest is not coming" in detail
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ko"
     detail = client.get(reverse("admin:bookings_booking_change", args=[canceled.pk])).text
     assert "2026년 12월 3일 9:00 오전에 취소되었습니다." in detail
