@@ -65,14 +65,16 @@ def bookings_for_desk(queryset, *, view, day):
         return queryset.filter(checkin__gte=start, checkin__lt=end)
     if view == DeskView.DEPARTURES:
         return queryset.filter(checkout__gte=start, checkout__lt=end)
-    staying = queryset.exclude(status=Booking.Status.CANCELED)
+    staying = queryset.exclude(status=Booking.Status.CANCELED).filter(checkin__lt=end, checkout__gt=start)
     if connection.vendor == "postgresql":
         # The nights held (a day use: its date), through their GIN index (bookings/0008): those of that
-        # day only, where check-in and check-out bounds would read every later stay.
+        # day only, where check-in and check-out bounds would read every later stay. The bounds stay, true
+        # of every stay of that day: without them the list's check-out order led the planner to walk the
+        # check-out index from the oldest stay (6.9 s at 1,000,000 bookings).
         return staying.filter(nights__contains=[day.isoformat()])
     # The same by times (SQLite has no JSON containment): those who leave that day stayed the night
     # before, unless it is a day use.
-    return staying.filter(checkin__lt=end, checkout__gt=start).exclude(type=Booking.Type.OVERNIGHT, checkout__lt=end)
+    return staying.exclude(type=Booking.Type.OVERNIGHT, checkout__lt=end)
 
 
 #: Ordering of each front desk list: who comes first, who leaves first.
