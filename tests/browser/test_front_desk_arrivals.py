@@ -119,7 +119,8 @@ def test_a_canceled_booking_says_so_on_its_page_its_history_and_paper(page, live
     page.screenshot(path=str(shots / f"desk-canceled-1366-{language}.png"), full_page=False)
     page.emulate_media(media="print")
     expect(banner).to_be_visible()
-    assert banner.evaluate("e => getComputedStyle(e).borderTopColor") == "rgb(0, 0, 0)"
+    box = banner.evaluate("e => { const s = getComputedStyle(e); return [s.borderTopStyle, s.borderTopColor]; }")
+    assert box == ["solid", "rgb(0, 0, 0)"]  # a black box on paper (on screen: a red edge on the left only)
     page.screenshot(path=str(shots / f"desk-canceled-print-{language}.png"), full_page=True)
     page.emulate_media(media="screen")
     page.set_viewport_size(SIZES["390"])
