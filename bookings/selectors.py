@@ -8,7 +8,7 @@ from django.db import connection, models
 from django.db.models import Count, Q
 from django.utils.translation import gettext_lazy as _
 
-from integration.ari.dates import KOREA, korea_today
+from core.dates import KOREA, korea_today
 from integration.models import PropertyMembership
 
 from .models import Booking, InboundCall

@@ -14,8 +14,8 @@ from django.utils import timezone
 from bookings.models import Booking, InboundCall
 from bookings.selectors import HISTORY_CALLS
 from bookings.services import stay_nights
+from core.dates import KOREA, korea_today
 from integration.access.choices import MembershipRole
-from integration.ari.dates import KOREA, korea_today
 from tests.factories import member
 
 from .factories import create_body, sellable
