@@ -252,7 +252,6 @@ class AriBulkEditViews:
             "hidden_count": len(errors) + len(changed) - len(shown),
             "requests": requests,
             "requests_label": hub_updates_label(len(requests)),
-            "paths": request.user.is_superuser,
             "ignored": ignored,
             "availability": availability,
             "digest": f"{digest}:{plan.fingerprint()}",

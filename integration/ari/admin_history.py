@@ -243,6 +243,5 @@ class AriHistoryViews:
             "skipped_count": len(undo.skipped),
             "requests": requests,
             "requests_label": hub_updates_label(len(requests)),
-            "paths": paths,
             "digest": undo.fingerprint(),
         }
