@@ -11,7 +11,7 @@ from ..content.choices import RatePlanType
 from ..content.models import RatePlan
 from ..sync.choices import SyncStatus
 from ..sync.models import ResourceKind, SyncState
-from .dates import KOREA, DateRange
+from .dates import KOREA, DateRange, merge_ranges
 from .models import AriCellChange, AriChangeSet, AriDirtyRange, RatePlanDay
 
 #: The most changes a cell's history lists (newest first).
@@ -175,4 +175,7 @@ def ari_hub_standing(prop, *, first, last):
         row = by_state.get(state_id)
         if row is not None:
             row.unsent.append(DateRange(max(date_from, first), min(date_to, last)))
+    for row in by_state.values():
+        # Edits of the same days before a send leave overlapping ranges: each day once.
+        row.unsent = merge_ranges(row.unsent)
     return standing

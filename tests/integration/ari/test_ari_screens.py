@@ -340,3 +340,16 @@ def test_the_history_costs_the_same_queries_whatever_its_size(client, superuser)
         return queries
 
     assert count(2) == count(60)
+
+
+def test_days_edited_twice_before_a_send_are_listed_once(staff_client, property_a):
+    ((_room_type, standalone, _packages),) = ari_property(property_a, room_types=1, packages=1)
+    first, second = weekend()
+    row = state(standalone, ResourceKind.ARI_RATES)
+    AriDirtyRange.objects.create(state=row, date_from=first, date_to=second)
+    AriDirtyRange.objects.create(state=row, date_from=second, date_to=second)
+
+    answer = staff_client.get(url("ari_hub", property_a), {"month": f"{first:%Y-%m}"}).json()
+
+    month = [day for day in (first, second) if day.month == first.month]
+    assert answer["unsent"] == [f"c-rp-{standalone.pk}-{day.isoformat()}" for day in month]
