@@ -1,16 +1,18 @@
 """The rates screens in a real browser, in Korean and English: the bulk preview lists the package prices
 that follow the standalone rate (before and after) and counts the updates to the hub in words; the
 calendar shows where each row stands with the hub, underlines the days not there yet and follows them
-until the hub has them; arrow keys move between cells; the cell editor stays inside a phone's window."""
+until the hub has them; arrow keys move between cells; the cell editor stays inside a phone's window;
+the change history says what each change changed and filters by row."""
 
 import re
 
 import pytest
 from playwright.sync_api import expect
 
-from integration.ari.dates import korea_today
+from integration.ari.dates import DateRange, korea_today
 from integration.ari.grid import add_months, month_start
-from integration.models import AriDirtyRange, ResourceKind, SyncState
+from integration.ari.services import AriEdit, Operation, ari_change_apply
+from integration.models import AriChangeSource, AriDirtyRange, ResourceKind, SyncState
 from integration.sync.choices import SyncStatus
 from tests.browser.login import log_in
 from tests.factories import PropertyFactory, member
@@ -154,3 +156,28 @@ def test_the_calendar_shows_each_rows_hub_standing_and_follows_it_until_the_hub_
     assert box["x"] >= 0
     assert box["x"] + box["width"] <= PHONE["width"]
     page.screenshot(path=str(shots / f"rates-hub-{language}-390.png"))
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+def test_the_change_history_says_what_changed_and_filters_by_row(page, live_server, setup, shots, language):
+    prop, (_room_type, standalone, (package, _other)), _month, dates = setup
+    staff = member(prop, "staff")
+    for plans, value in (([standalone], 110_000), ([package], 150_000)):
+        edit = AriEdit((DateRange(dates[0], dates[-1]),), Operation.SET, value, rate_plans=tuple(plans))
+        ari_change_apply(prop=prop, edit=edit, source=AriChangeSource.BULK, user=staff)
+    page.set_viewport_size(DESKTOP)
+    log_in(page, live_server, staff, language)
+
+    page.goto(f"{live_server.url}/admin/integration/property/{prop.pk}/calendar/changes/")
+    rows = page.locator("#vh-ari-changes tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(1).locator(".vh-change-what li")).to_have_count(3)
+    expect(rows.nth(1).locator(".vh-change-what li").first).to_contain_text("100,000 → 110,000")
+    expect(rows.nth(1).locator(".vh-change-more")).to_contain_text("4")
+    page.select_option("#id_row", f"rp:{package.pk}")
+    page.click("#vh-changes-filter input[type=submit]")
+    expect(rows).to_have_count(1)
+    expect(rows.first.locator(".vh-change-what li").first).to_contain_text("+20,000 → +40,000")
+    page.screenshot(path=str(shots / f"rates-history-{language}-1366.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(shots / f"rates-history-{language}-390.png"), full_page=True)
