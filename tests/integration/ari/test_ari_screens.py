@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from integration.ari.dates import KOREA, DateRange
 from integration.ari.grid import month_start
@@ -353,3 +353,22 @@ def test_days_edited_twice_before_a_send_are_listed_once(staff_client, property_
 
     month = [day for day in (first, second) if day.month == first.month]
     assert answer["unsent"] == [f"c-rp-{standalone.pk}-{day.isoformat()}" for day in month]
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+def test_the_grid_the_editor_and_the_previews_write_a_day_one_way(client, staff_a, property_a, language):
+    rows = ari_property(property_a, room_types=1, packages=1)
+    dates = weekend()
+    fill_days(rows, dates)
+    client.force_login(staff_a)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+
+    with translation.override(language):
+        shown = ari_date(dates[0])
+    calendar = client.get(url("calendar", property_a), {"month": f"{dates[0]:%Y-%m}"}).content.decode()
+    preview = bulk_post(client, property_a, dates=dates, plans=[rows[0][1]]).content.decode()
+
+    assert f'title="{shown}"' in calendar  # the column, which the cell editor's title repeats
+    assert shown in preview
+    assert f">{dates[0].isoformat()}" not in preview
+    assert shown == {"ko": f"{dates[0].year}년 {dates[0].month}월 {dates[0].day}일", "en": shown}[language]
