@@ -7,11 +7,13 @@ from django.db.models import Count, Exists, F, OuterRef, Q, Window
 from django.db.models.functions import RowNumber
 from django.utils.translation import pgettext_lazy
 
+from core.dates import KOREA
+
 from ..content.choices import RatePlanType
 from ..content.models import RatePlan
 from ..sync.choices import SyncStatus
 from ..sync.models import ResourceKind, SyncState
-from .dates import KOREA, DateRange, merge_ranges
+from .dates import DateRange, merge_ranges
 from .models import AriCellChange, AriChangeSet, AriDirtyRange, RatePlanDay
 
 #: The most changes a cell's history lists (newest first).

@@ -9,7 +9,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from integration.ari.dates import DateRange, korea_today
+from core.dates import korea_today
+from integration.ari.dates import DateRange
 from integration.ari.grid import add_months, month_start
 from integration.ari.services import AriEdit, Operation, ari_change_apply
 from integration.models import AriChangeSource, AriDirtyRange, ResourceKind, SyncState

@@ -11,7 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from integration.ari.dates import KOREA, DateRange
+from core.dates import KOREA
+from integration.ari.dates import DateRange
 from integration.ari.grid import month_start
 from integration.ari.services import AriEdit, Operation, ari_change_apply, ari_derived_prices, ari_edit_plan
 from integration.ari.templatetags import ari_date
