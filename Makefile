@@ -35,7 +35,8 @@ setup: $(VENV)/.runtime messages
 ## run: web on http://127.0.0.1:$(PORT), Celery worker and beat, the sandbox as hub; Ctrl-C stops all
 # honcho gives each process its own PORT (web PORT, worker PORT+100, ...): every URL derived from the
 # port (both sandbox hubs, the vendor URL, SITE_URL) comes from LOCAL_ORIGIN, fixed here once for all three.
-run: setup
+# honcho is a development tool (requirements-dev.txt): production starts Procfile's processes its own way.
+run: $(VENV)/.dev setup
 	LOCAL_ORIGIN=http://127.0.0.1:$(PORT) exec $(BIN)/honcho --procfile Procfile.dev start --port $(PORT)
 
 ## lint: ruff's checks and formatting, and the import contracts of .importlinter (imports run one way)
