@@ -39,11 +39,13 @@ setup: $(VENV)/.runtime messages
 run: $(VENV)/.dev setup
 	LOCAL_ORIGIN=http://127.0.0.1:$(PORT) exec $(BIN)/honcho --procfile Procfile.dev start --port $(PORT)
 
-## lint: ruff's checks and formatting, and the import contracts of .importlinter (imports run one way)
+## lint: ruff's checks and formatting, the import contracts of .importlinter (imports run one way), and
+## mypy's types where the logic lives (pyproject.toml, [tool.mypy])
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy
 
 ## test: lint, then pytest (PostgreSQL and Redis when DATABASE_URL and CELERY_BROKER_URL are set)
 test: $(VENV)/.dev messages lint

@@ -4,6 +4,7 @@ turns every failure into {"code": "<string>", "error": "<exact English text>"} w
 import logging
 from dataclasses import dataclass
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -21,7 +22,7 @@ class ApiError:
     code: str
     message: str
     status: int
-    label: str
+    label: str | Promise
 
 
 SYSTEM_ERROR = ApiError("1000", "An error occurred during system processing", 500, _("System error"))
