@@ -47,9 +47,11 @@ lint: $(VENV)/.dev
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy
 
-## test: lint, then pytest (PostgreSQL and Redis when DATABASE_URL and CELERY_BROKER_URL are set)
+## test: lint, then pytest (PostgreSQL and Redis when DATABASE_URL and CELERY_BROKER_URL are set), then the
+## lines the tests ran per app (coverage, kept in .coverage only)
 test: $(VENV)/.dev messages lint
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest --cov --cov-report= $(PYTEST_ARGS)
+	$(BIN)/python -m tests.coverage_by_app
 
 ## bench: the sync, rates-and-availability, booking and settlement benchmarks on a fresh database (SQLite under var/bench/, or DATABASE_URL's server); prints figures
 bench: $(VENV)/.dev messages
