@@ -383,6 +383,9 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
+# Quiet: no "AXES: BEGIN ..." banner at every manage.py, worker or web start, and the failure and lockout
+# lines name only what is counted (user name, address), not the browser's user agent too.
+AXES_VERBOSE = False
 #: Proxies in front of the web server that append the client's address to X-Forwarded-For (the load
 #: balancer in production): the lockout per address counts the address the nearest one saw.
 PROXY_COUNT = env.int("DJANGO_PROXY_COUNT", default=0 if DEBUG else 1)
