@@ -168,6 +168,7 @@ def ari_derived_prices(plan, *, channel=None):
         move = moves.get((room_type_id, day))
         if move is None:
             continue
+        assert difference is not None  # the query keeps only packages with a difference
         before, after = (None if base is None else base + difference for base in move)
         derived.append(DerivedPrice(plan_id, day, difference, before, after))
     return derived
