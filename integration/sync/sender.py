@@ -161,12 +161,14 @@ def _send(state_id, *, full, schedule, client):
         _mark_failed(state, exc)
         return Outcome.FAILED
 
-    if not _mark_synced(state, version, plan.acked_body):
-        # A switch to another hub came while this was sent: the row starts over there; this answer is
-        # the old hub's and is not kept.
-        return Outcome.MOVED
+    # A switch to another hub came while this was sent: the row starts over there; this answer is the old
+    # hub's and is not kept. What the plan records of the answer is in place before the row reads synced.
     if plan.on_done:
+        if not _same_hub(state).exists():
+            return Outcome.MOVED
         plan.on_done(responses)
+    if not _mark_synced(state, version, plan.acked_body):
+        return Outcome.MOVED
     if not was_known and schedule:
         _queue_waiting_children(state)
     return Outcome.SENT if plan.calls else Outcome.UNCHANGED
