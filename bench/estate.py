@@ -188,6 +188,7 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
     from integration.hub.selectors import hub_environment_active
     from integration.sync.choices import SyncStatus
     from integration.sync.models import SyncState
+    from integration.sync.outbox import SEND_TASK
     from integration.sync.switch import hub_environment_switch
 
     hub_state.reset()
@@ -229,7 +230,7 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
             _stop(process)
     writes = hub_state.request_log(hub=target).exclude(method="GET")
     requests = writes.count()
-    tasks = sum(log.read_text().count("integration.tasks.sync_resource[") for log in logs)
+    tasks = sum(log.read_text().count(f"{SEND_TASK}[") for log in logs)
     floor = requests * options.latency_ms / 1000 / concurrency / options.nodes
     return {
         "pool": pool,
@@ -249,7 +250,7 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
         "requests_per_second": round(requests / seconds, 1),
         "floor_seconds": round(floor, 1),
         "vs_floor": round(seconds / floor, 2) if floor else None,
-        # Lines "Task integration.tasks.sync_resource[id] received" and "... succeeded": two per task.
+        # Lines "Task <SEND_TASK>[id] received" and "... succeeded": two per task.
         "tasks_per_request": round(tasks / 2 / max(1, requests), 2),
         "cpu_ms_per_request": {
             name: round(1000 * (after[key] - before[key]) / max(1, requests), 1)

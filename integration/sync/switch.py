@@ -20,10 +20,10 @@ from .resources import RESOURCES
 from .signals import hub_switched
 
 #: The durable job that queues the switch's sends (sync_switch_publish), on the hub queue.
-PUBLISH_TASK = "integration.tasks.sync_switch_publish_task"
+PUBLISH_TASK = "integration.sync.tasks.sync_switch_publish_task"
 #: The new hub's code catalog is fetched right after a switch (the go-live checklist's first item and the
 #: code check of every send read it); queued by name, the sync engine knows no area.
-CATALOG_TASK = "integration.tasks.catalog_refresh_task"
+CATALOG_TASK = "integration.catalog.tasks.catalog_refresh_task"
 
 
 class SwitchRefused(Exception):
