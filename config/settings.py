@@ -185,7 +185,11 @@ CELERY_TASK_IGNORE_RESULT = True
 # for (README, "Queues and time limits"): Procfile's `worker` takes hub and bookings, `bulk` the rest.
 # Routed by task name (core.queue's send_task honours the routes); a task named nowhere goes to bulk.
 TASK_QUEUES_BY_NAME = {
-    "hub": ["integration.sync.tasks.sync_resource_task", "integration.sync.tasks.sync_sweeper_task"],
+    "hub": [
+        "integration.sync.tasks.sync_resource_task",
+        "integration.sync.tasks.sync_sweeper_task",
+        "integration.sync.tasks.sync_switch_publish_task",
+    ],
     "bookings": [
         "bookings.tasks.booking_notify_task",
         "bookings.tasks.booking_email_send_task",

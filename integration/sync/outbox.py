@@ -105,6 +105,29 @@ def sync_queue(state_id, *, countdown=0, force=False):
     return False
 
 
+def sync_queue_waiting(rows):
+    """Queue, in one statement, the sends of the pending rows matching rows (a Q of SyncState) that are
+    neither queued already nor waiting for a retry: the children a parent releases once the hub knows it.
+    Returns their ids."""
+    now = timezone.now()
+    waiting = (
+        SyncState.objects.filter(rows, status=SyncStatus.PENDING, next_attempt_at__isnull=True)
+        .filter(Q(queued_at__isnull=True) | Q(queued_at__lt=now - QUEUE_GRACE))
+        .order_by()
+        .values("pk")
+    )
+    select, params = waiting.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {SyncState._meta.db_table} SET queued_at = %s WHERE id IN ({select}) RETURNING id",  # noqa: S608
+            [connection.ops.adapt_datetimefield_value(now), *params],
+        )
+        queued = [state_id for (state_id,) in cursor.fetchall()]
+    for state_id in queued:
+        _publish_on_commit(state_id, 0)
+    return queued
+
+
 def _publish_on_commit(state_id, countdown):
     queue_after_commit(SEND_TASK, state_id, countdown=countdown or None, on_failure=lambda: _not_queued(state_id))
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import models
+from django.db.models import Q
 
 from ..hub import endpoints
 
@@ -63,6 +64,14 @@ class Resource:
         """The resources the hub must know before this one: (kind, object) pairs."""
         return []
 
+    def children(self, state):
+        """The outbox rows that may wait for the resource of state, as a Q of SyncState (None: nothing
+        waits for it): what its first send queues. By default every row of the property one rank down;
+        a kind that knows its own children names them, so that a send does not queue rows that still
+        wait for another parent."""
+        next_kinds = kinds_of_rank(self.rank + 1)
+        return Q(property_id=state.property_id, kind__in=next_kinds) if next_kinds else None
+
     def blocked(self, obj):
         """Why obj cannot be sent yet although its parents may be known (something it needs does not
         exist yet), for staff to see while it waits; "" when nothing blocks it."""
@@ -91,6 +100,11 @@ def register(resource, *, default_for_model=True):
     RESOURCES[resource.kind] = resource
     if default_for_model:
         KIND_OF_MODEL.setdefault(resource.model, resource.kind)
+
+
+def kinds_of_rank(rank):
+    """The kinds of hub resource sent at rank."""
+    return [kind for kind, resource in RESOURCES.items() if resource.rank == rank]
 
 
 def objects_of(states, *, prefetch=None):
