@@ -203,6 +203,8 @@ TASK_QUEUES_BY_NAME = {
         "licenses.tasks.license_requests_refresh_open_task",
         "integration.tasks.sync_attempts_purge_task",
         "integration.tasks.ari_history_purge_task",
+        "integration.tasks.ari_import_check_task",
+        "integration.tasks.ari_import_apply_task",
         "bookings.tasks.inbound_calls_purge_task",
         "bookings.tasks.seen_webhooks_purge_task",
         "hubsandbox.tasks.sandbox_sell_task",
