@@ -33,7 +33,8 @@ def main():
     print(f"  rows: {counts['change']:,} change, {counts['unchanged']:,} unchanged, {counts['error']:,} with errors")
     print(f"  dry run in one request (no progress, nothing kept)  {dry_run:>8.2f} s")
     print(f"  check job (progress, {stored:,} lines kept)        {job:>8.2f} s   ({job / dry_run:.2f}x)")
-    print(f"  progress steps {len(steps)}, longest stretch without one {max(steps):.2f} s")
+    longest, after = max(steps, key=lambda step: step[0])
+    print(f"  progress steps {len(steps)}, longest stretch without one {longest:.2f} s (after {after} ‰)")
 
 
 def _prepare():
@@ -120,7 +121,7 @@ def _job(prop, user, text):
     recorded = imports._progress_save
 
     def progress(*args, **kwargs):
-        marks.append(time.perf_counter())
+        marks.append((time.perf_counter(), kwargs.get("permille")))
         recorded(*args, **kwargs)
 
     imports._progress_save = progress
@@ -128,8 +129,8 @@ def _job(prop, user, text):
     imports.ari_import_check(import_id=ari_import.pk)
     ended = time.perf_counter()
     imports._progress_save = recorded
-    points = [started, *marks, ended]
-    steps = [later - earlier for earlier, later in itertools.pairwise(points)]
+    points = [(started, 0), *marks, (ended, 1000)]
+    steps = [(later - earlier, where) for (earlier, where), (later, _) in itertools.pairwise(points)]
     assert AriImport.objects.get(pk=ari_import.pk).status == "checked"
     return ended - started, steps, AriImportLine.objects.filter(ari_import=ari_import).count()
 

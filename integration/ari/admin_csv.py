@@ -107,6 +107,10 @@ class AriCsvViews:
             show_errors=show_errors,
             columns=ARI_CSV_COLUMNS,
             apply_label=_apply_label(ari_import),
+            # Counts as people read them (165,256, not 165256).
+            shown={
+                name: f"{getattr(ari_import, name):,}" for name in ("change_count", "unchanged_count", "error_count")
+            },
             import_url=reverse("admin:integration_property_ari_import", args=[prop.pk]),
             change_url=reverse("admin:integration_property_ari_change", args=[prop.pk, ari_import.change_set_id])
             if ari_import.change_set_id
@@ -139,17 +143,15 @@ class AriCsvViews:
 
 def _progress(ari_import):
     """What the import's page shows of a running job, and polls."""
-    percent = 100 * ari_import.done // ari_import.total if ari_import.total else 0
+    percent = ari_import.permille // 10
     if ari_import.status == AriImportStatus.QUEUED:
         text = _("Waiting for a worker to check the file…")
+    elif ari_import.status == AriImportStatus.CHECKING and ari_import.rows:
+        text = ngettext(
+            "Checking %(rows)s row: %(percent)s %%", "Checking %(rows)s rows: %(percent)s %%", ari_import.rows
+        ) % {"rows": f"{ari_import.rows:,}", "percent": percent}
     elif ari_import.status == AriImportStatus.CHECKING:
-        rows = ari_import.total // 2
-        text = (
-            ngettext("Checking %(rows)s row: %(percent)s %%", "Checking %(rows)s rows: %(percent)s %%", rows)
-            % {"rows": f"{rows:,}", "percent": percent}
-            if rows
-            else _("Reading the file…")
-        )
+        text = _("Reading the file: %(percent)s %%") % {"percent": percent}
     elif ari_import.status == AriImportStatus.APPLYING:
         text = ngettext("Applying %(count)s row…", "Applying %(count)s rows…", ari_import.change_count) % {
             "count": f"{ari_import.change_count:,}"

@@ -109,9 +109,10 @@ class CsvCell:
 ARI_CSV_IGNORED = ("source_line", "error")
 
 
-def ari_csv_read(content, *, first_only=False):
+def ari_csv_read(content, *, first_only=False, progress=None):
     """Rows of a rates and availability file (bytes or text, UTF-8) as AriCsvRow, before any check
-    (first_only: the first row only, to check the file as a whole quickly).
+    (first_only: the first row only, to check the file as a whole quickly; progress(share read), when
+    given, is called as it reads).
 
     Raises ValidationError when the file as a whole is unusable: not UTF-8 text, not CSV, too large, a
     wrong header, or no rows.
@@ -123,8 +124,14 @@ def ari_csv_read(content, *, first_only=False):
         max_bytes=ARI_CSV_MAX_BYTES,
         ignored=ARI_CSV_IGNORED,
         first_only=first_only,
+        progress=(lambda share: progress(share / 2)) if progress else None,
     )
-    return [AriCsvRow(line=record.line, **record.cells, extra=record.extra) for record in records]
+    rows = []
+    for record in records:
+        rows.append(AriCsvRow(line=record.line, **record.cells, extra=record.extra))
+        if progress is not None and not len(rows) % PROGRESS_ROWS:
+            progress(0.5 + len(rows) / len(records) / 2)
+    return rows
 
 
 def _number(text):

@@ -234,9 +234,9 @@ class AriImport(models.Model):
     status = models.CharField(
         _("status"), max_length=8, choices=AriImportStatus.choices, default=AriImportStatus.QUEUED
     )
-    #: Progress of the running job: rows done of rows to do (0 of 0 until it knows).
-    done = models.PositiveIntegerField(default=0)
-    total = models.PositiveIntegerField(default=0)
+    #: Progress of the check, in thousandths, and the file's rows (0 until it has read them).
+    permille = models.PositiveSmallIntegerField(default=0)
+    rows = models.PositiveIntegerField(_("rows"), default=0)
     change_count = models.PositiveIntegerField(_("rows that change"), default=0)
     unchanged_count = models.PositiveIntegerField(_("unchanged rows"), default=0)
     error_count = models.PositiveIntegerField(_("rows with errors"), default=0)
