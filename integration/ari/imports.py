@@ -27,7 +27,7 @@ APPLY_TASK = "integration.tasks.ari_import_apply_task"
 #: import ignores the last two, so the corrected file uploads again as it is.
 ARI_ERROR_COLUMNS = (*ARI_CSV_COLUMNS, *ARI_CSV_IGNORED)
 #: Lines stored per statement.
-LINES_BATCH = 5000
+LINES_BATCH = 2000
 #: The least time between two progress steps written (a step costs a statement).
 PROGRESS_SECONDS = 0.5
 
