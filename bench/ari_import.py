@@ -41,7 +41,7 @@ def _prepare():
     """A property of ROOM_TYPES room types x MODELS rate plans with a year of values, and its staff."""
     from django.contrib.auth import get_user_model
 
-    from integration.ari.dates import korea_today
+    from core.dates import korea_today
     from integration.content.choices import RatePlanType
     from integration.models import Property, RatePlan, RatePlanDay, RatePlanModel, RoomType, RoomTypeDay
 
@@ -82,8 +82,8 @@ def _file(prop, count):
     """count rows over the days from tomorrow on: every room type's rooms and every plan's rate, a day
     at a time; odd days change, even ones repeat what is stored; every BAD_EVERY-th row has a bad value,
     and the days past the hub's window (730 days) are errors."""
+    from core.dates import korea_today
     from integration.ari.csv_parse import ARI_CSV_COLUMNS
-    from integration.ari.dates import korea_today
 
     lines = [",".join(ARI_CSV_COLUMNS)]
     day = korea_today()

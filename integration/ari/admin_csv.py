@@ -37,7 +37,7 @@ class AriCsvViews:
 
     def calendar_export_view(self, request, object_id):
         """GET ?date_from=&date_to=: the CSV file of the range, streamed; without a valid range, the form."""
-        prop = self._ari_property(request, object_id, edit=False)
+        prop = self.page_property(request, object_id, edit=False)
         form = AriExportForm(request.GET or None)
         if form.is_valid():
             first, last = form.cleaned_data["date_from"], form.cleaned_data["date_to"]
@@ -59,7 +59,7 @@ class AriCsvViews:
     def calendar_import_view(self, request, object_id):
         """GET: the upload form and the property's recent imports. POST a file: the file is recorded and
         its check queued; on to the import's page, which follows it."""
-        prop = self._ari_property(request, object_id, edit=True)
+        prop = self.page_property(request, object_id, edit=True)
         form = AriImportForm(*((request.POST, request.FILES) if request.method == "POST" else ()))
         if form.is_bound and form.is_valid():
             ari_import = ari_import_start(
@@ -81,7 +81,7 @@ class AriCsvViews:
         return TemplateResponse(request, "admin/integration/property/ari_csv.html", context)
 
     def _ari_import(self, request, object_id, import_id):
-        prop = self._ari_property(request, object_id, edit=True)
+        prop = self.page_property(request, object_id, edit=True)
         return prop, get_object_or_404(
             AriImport.objects.select_related("user", "change_set"), pk=import_id, property=prop
         )

@@ -14,15 +14,15 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from core.csv_files import CsvLines
 from core.jobs import job_queue
 
-from ..csv_files import CsvLines
 from .csv_import import AriCsvPlan, ari_csv_apply, ari_csv_plan
 from .csv_parse import ARI_CSV_COLUMNS, ARI_CSV_IGNORED, AriRowStatus, ari_csv_read
 from .models import AriImport, AriImportLine, AriImportStatus
 
-CHECK_TASK = "integration.tasks.ari_import_check_task"
-APPLY_TASK = "integration.tasks.ari_import_apply_task"
+CHECK_TASK = "integration.ari.tasks.ari_import_check_task"
+APPLY_TASK = "integration.ari.tasks.ari_import_apply_task"
 #: The columns of the error file: the file's own, then where the line was and what is wrong with it. An
 #: import ignores the last two, so the corrected file uploads again as it is.
 ARI_ERROR_COLUMNS = (*ARI_CSV_COLUMNS, *ARI_CSV_IGNORED)

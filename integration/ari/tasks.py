@@ -10,13 +10,13 @@ from .history import ari_history_purge
 from .imports import APPLY_TASK, CHECK_TASK, ari_import_apply, ari_import_check
 
 
-@shared_task(name="integration.tasks.ari_history_purge_task", ignore_result=True)
+@shared_task(ignore_result=True)
 def ari_history_purge_task():
     """Delete the history of rates and availability older than ARI_HISTORY_DAYS."""
     ari_history_purge()
 
 
-# A file of 8 MB (some 165,000 rows) is checked in well under a minute and applied in a few; cut at 20
+# A file of 8 MB (some 165,000 rows) is checked in one to a few minutes, and applied in a few; cut at 20
 # minutes (the import is then failed, saying so), killed at 22; the lease outlives that.
 @shared_task(
     name=CHECK_TASK,
