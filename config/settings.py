@@ -209,6 +209,8 @@ TASK_QUEUES_BY_NAME = {
         "licenses.tasks.license_requests_refresh_open_task",
         "integration.sync.tasks.sync_attempts_purge_task",
         "integration.ari.tasks.ari_history_purge_task",
+        "integration.ari.tasks.ari_import_check_task",
+        "integration.ari.tasks.ari_import_apply_task",
         "bookings.tasks.inbound_calls_purge_task",
         "bookings.tasks.seen_webhooks_purge_task",
         "hubsandbox.tasks.sandbox_sell_task",

@@ -57,10 +57,16 @@ class CsvRecord:
     extra: list
 
 
-def csv_records(content, *, columns, required, max_bytes):
+#: Records read between two calls of csv_records' progress.
+PROGRESS_RECORDS = 10_000
+
+
+def csv_records(content, *, columns, required, max_bytes, ignored=(), first_only=False, progress=None):
     """The records of a UTF-8 CSV file (bytes or text) whose header names columns (in any order; the
-    required ones at least). Raises ValidationError when the file as a whole is unusable: too large, not
-    UTF-8 text, not CSV, a wrong header, or no rows."""
+    required ones at least; the ignored ones may be there too, and are dropped). Raises ValidationError
+    when the file as a whole is unusable: too large, not UTF-8 text, not CSV, a wrong header, or no rows.
+    first_only: read up to the first record only (a quick check of a large file, whose rows a job reads);
+    progress(share of the text read), when given, is called every PROGRESS_RECORDS records."""
     if isinstance(content, bytes):
         if len(content) > max_bytes:
             raise ValidationError(
@@ -77,11 +83,12 @@ def csv_records(content, *, columns, required, max_bytes):
     content = content.removeprefix("\ufeff")
     if "\x00" in content:
         raise ValidationError(_("This is not a CSV file."), code="not_csv")
-    reader = csv.reader(io.StringIO(content, newline=""))
+    text = io.StringIO(content, newline="")
+    reader = csv.reader(text)
     try:
         header = [column.strip().lower() for column in next(reader, [])]
         named = {column for column in header if column}  # spreadsheets may add empty columns at the end
-        if not set(required) <= named or not named <= set(columns):
+        if not set(required) <= named or not named <= {*columns, *ignored}:
             raise ValidationError(
                 _("The first line must be the header %(header)s.") % {"header": ",".join(columns)},
                 code="header",
@@ -98,6 +105,10 @@ def csv_records(content, *, columns, required, max_bytes):
                     extra=[value for value in values[len(header) :] if value.strip()],
                 )
             )
+            if first_only:
+                break
+            if progress is not None and not len(records) % PROGRESS_RECORDS:
+                progress(text.tell() / len(content))
     except csv.Error as error:
         raise ValidationError(
             _("This is not a readable CSV file (line %(line)s: %(error)s).")

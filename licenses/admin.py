@@ -7,6 +7,7 @@ admin_views."""
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -255,12 +256,15 @@ class LicenseRequestAdmin(LicenseRequestDisplay, LicenseRequestViews, PropertySc
         obj.pk = created.pk
 
     def response_add(self, request, obj, post_url_continue=None):
+        # One message (Django's own "was added successfully" would be a second), and on to the request,
+        # where its review appears.
         self.message_user(
             request,
-            _("The license is stored and is being sent to the hub; its review status appears here."),
-            messages.INFO,
+            _("“%(request)s” is stored and is being sent to the hub; its review status appears here.")
+            % {"request": obj},
+            messages.SUCCESS,
         )
-        return super().response_add(request, obj, post_url_continue)
+        return redirect("admin:licenses_licenserequest_change", obj.pk)
 
     # --- The detail page ------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from integration.sync.admin import sync_badge
+from integration.sync.choices import SyncStatus
 
 from . import selectors
 from .choices import ReviewStatus
@@ -73,9 +74,11 @@ class LicenseRequestDisplay:
         if state is None:
             return sync_badge(None)
         log_url = reverse("admin:integration_syncattempt_changelist") + f"?state__id__exact={state.pk}"
+        # A rejected request was delivered, but a green "synced" beside its red review reads as all well.
+        rejected = obj.status == ReviewStatus.REJECT and state.status == SyncStatus.SYNCED
         return format_html(
             '{} <span class="sync-meta">{}: {}</span>{}<br><a href="{}">{}</a>',
-            sync_badge(state.status),
+            "" if rejected else sync_badge(state.status),
             _("last synced"),
             _when(state.last_synced_at),
             format_html('<div class="sync-error">{}</div>', state.last_error) if state.last_error else "",

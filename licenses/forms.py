@@ -108,6 +108,20 @@ class LicenseRequestForm(forms.ModelForm):
             self.add_error("file", forms.ValidationError(_("Choose the license file."), code="required"))
         return cleaned
 
+    def full_clean(self):
+        super().full_clean()
+        chosen = self.files.get(self.add_prefix("file")) if self.is_bound else None
+        if self._errors and chosen is not None and "file" not in self._errors:
+            # A browser never keeps a chosen file when the form comes back with an error: say so, by name.
+            self.add_error(
+                "file",
+                forms.ValidationError(
+                    _("Choose “%(name)s” again: the browser lets go of a chosen file when the form has an error."),
+                    code="choose_again",
+                    params={"name": chosen.name},
+                ),
+            )
+
     def document_fields(self):
         """The cleaned document fields (and comment) for license_request_submit."""
         return {name: self.cleaned_data[name] for name in self.document_field_names if name in self.cleaned_data}

@@ -121,8 +121,9 @@ class LicenseRequest(models.Model):
         indexes = [models.Index(fields=["status", "hub_id"], name="license_request_review")]
 
     def __str__(self):
-        label = f"#{self.hub_id}" if self.hub_id else _("not yet at the hub")
-        return f"{self.get_type_display()} ({label})"
+        # Named by what it is, never by where it stands (the status has its own badge beside the name).
+        label = f"#{self.hub_id}" if self.hub_id else self.document_number()
+        return f"{self.get_type_display()} {label}".strip()
 
     def clean_fields(self, exclude=None):
         """Each field's own rules, then: the fields of the request's type are required (the corporation's

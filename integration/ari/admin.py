@@ -81,6 +81,26 @@ class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews):
                 view(self.calendar_import_view),
                 name="integration_property_ari_import",
             ),
+            path(
+                "<path:object_id>/calendar/import/<int:import_id>/",
+                view(self.calendar_import_page_view),
+                name="integration_property_ari_import_page",
+            ),
+            path(
+                "<path:object_id>/calendar/import/<int:import_id>/progress/",
+                view(self.calendar_import_progress_view),
+                name="integration_property_ari_import_progress",
+            ),
+            path(
+                "<path:object_id>/calendar/import/<int:import_id>/apply/",
+                view(self.calendar_import_apply_view),
+                name="integration_property_ari_import_apply",
+            ),
+            path(
+                "<path:object_id>/calendar/import/<int:import_id>/errors.csv",
+                view(self.calendar_import_errors_view),
+                name="integration_property_ari_import_errors",
+            ),
             *super().get_urls(),
         ]
 

@@ -1,30 +1,29 @@
-"""The CSV screens of a property's rates and availability: the export of a date range, and the import
-with its dry run before the apply. A part of the property's admin (integration.ari.admin)."""
-
-import secrets
+"""The CSV screens of a property's rates and availability: the export of a date range, and the import:
+the upload, then the import's page, which follows its check (a job) and then offers to apply the rows
+that change without the rows with errors, lists the errors 100 a page and gives them as a file. A part
+of the property's admin (integration.ari.admin)."""
 
 from django.contrib import messages
-from django.http import StreamingHttpResponse
-from django.shortcuts import redirect
+from django.core.paginator import Paginator
+from django.http import HttpResponseNotAllowed, JsonResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from .csv_export import ari_csv_export
-from .csv_import import ari_csv_apply, ari_csv_plan
-from .csv_parse import AriRowStatus, ari_csv_read
+from .csv_parse import ARI_CSV_COLUMNS
 from .dates import korea_today
 from .forms import AriExportForm, AriImportForm
 from .grid import month_end
+from .imports import ari_import_apply_start, ari_import_error_file, ari_import_lines, ari_import_start
+from .models import AriImport, AriImportStatus
 
-#: The most rows an import preview lists (errors first, then changes); the counts cover every row.
-PREVIEW_ROWS = 2000
-
-
-def _import_session_key(prop):
-    return f"integration.ari_import.{prop.pk}"
+#: Lines listed per page of an import (errors, or changes).
+LINES_PER_PAGE = 100
+#: Imports listed on the upload page.
+RECENT_IMPORTS = 10
 
 
 def _month_range():
@@ -58,86 +57,129 @@ class AriCsvViews:
         return TemplateResponse(request, "admin/integration/property/ari_csv.html", context)
 
     def calendar_import_view(self, request, object_id):
-        """GET: the upload form. POST with a file: the dry run. POST "apply": the import of the previewed
-        file, in one transaction, refused while any row has an error."""
+        """GET: the upload form and the property's recent imports. POST a file: the file is recorded and
+        its check queued; on to the import's page, which follows it."""
         prop = self.page_property(request, object_id, edit=True)
-        if request.method == "POST" and "apply" in request.POST:
-            return self._import_apply(request, prop)
         form = AriImportForm(*((request.POST, request.FILES) if request.method == "POST" else ()))
         if form.is_bound and form.is_valid():
-            token = secrets.token_urlsafe(16)
-            plan = ari_csv_plan(prop, form.cleaned_data["rows"])
-            request.session[_import_session_key(prop)] = {
-                "token": token,
-                "text": form.cleaned_data["file"],
-                "name": request.FILES["file"].name,
-                "fingerprint": plan.fingerprint(),
-            }
-            return self._render_import(request, prop, AriImportForm(), plan=plan, token=token)
-        return self._render_import(request, prop, form)
-
-    def _import_apply(self, request, prop):
-        key = _import_session_key(prop)
-        pending = request.session.get(key) or {}
-        if not pending or not secrets.compare_digest(pending["token"], request.POST.get("token", "")):
-            self.message_user(request, _("That preview has expired: upload the file again."), messages.ERROR)
-            return redirect("admin:integration_property_ari_import", prop.pk)
-        # The text was read without error for the preview; the plan is made again against today's data.
-        plan = ari_csv_apply(
-            prop,
-            ari_csv_read(pending["text"]),
-            user=request.user,
-            file_name=pending.get("name", ""),
-            expected=pending.get("fingerprint"),
-        )
-        if plan.stale:
-            request.session[key] = {**pending, "fingerprint": plan.fingerprint()}
-            self.message_user(
-                request,
-                _("Nothing was imported: these days changed since the preview. Check this new preview, then apply it."),
-                messages.WARNING,
+            ari_import = ari_import_start(
+                property=prop,
+                user=request.user,
+                file_name=request.FILES["file"].name,
+                text=form.cleaned_data["file"],
+                language=get_language(),
             )
-            return self._render_import(request, prop, AriImportForm(), plan=plan, token=pending["token"])
-        if not plan.applied:
-            self.message_user(
-                request,
-                _("Nothing was imported: correct the rows marked as errors and upload the file again."),
-                messages.ERROR,
-            )
-            return self._render_import(request, prop, AriImportForm(), plan=plan, token=pending["token"])
-        del request.session[key]
-        message = (
-            _("Imported the rates and availability: %(change)s rows changed, %(unchanged)s unchanged.") % plan.counts
-        )
-        if plan.change_set is not None:
-            url = reverse("admin:integration_property_ari_change", args=[prop.pk, plan.change_set.pk])
-            message = format_html('{} <a href="{}">{}</a>', message, url, _("See or undo this change"))
-        self.message_user(request, message, messages.SUCCESS)
-        return redirect(self._calendar_url(prop))
-
-    def _render_import(self, request, prop, form, *, plan=None, token=None):
+            return redirect("admin:integration_property_ari_import_page", prop.pk, ari_import.pk)
         context = self._context(
             request,
             prop,
             _("Import rates and availability: %(property)s") % {"property": prop.name},
             import_form=form,
-            export_form=None if plan else AriExportForm(initial=_month_range()),
-            plan=plan,
-            token=token,
+            export_form=AriExportForm(initial=_month_range()),
+            imports=AriImport.objects.filter(property=prop).select_related("user")[:RECENT_IMPORTS],
         )
-        if plan is not None:
-            listed = [row for row in plan.rows if row.status == AriRowStatus.ERROR]
-            listed += [row for row in plan.rows if row.status == AriRowStatus.CHANGE]
-            context.update(
-                summary=[(AriRowStatus(status).label, status, count) for status, count in plan.counts.items()],
-                listed_rows=sorted(listed[:PREVIEW_ROWS], key=lambda row: row.line),
-                hidden_count=len(listed) - min(len(listed), PREVIEW_ROWS),
-                error_count=plan.count(AriRowStatus.ERROR),
-                error_count_text=ngettext(
-                    "%(count)s row has an error: nothing can be imported until the file is corrected.",
-                    "%(count)s rows have errors: nothing can be imported until the file is corrected.",
-                    plan.count(AriRowStatus.ERROR),
-                )
-                % {"count": plan.count(AriRowStatus.ERROR)},
-            )
         return TemplateResponse(request, "admin/integration/property/ari_csv.html", context)
+
+    def _ari_import(self, request, object_id, import_id):
+        prop = self.page_property(request, object_id, edit=True)
+        return prop, get_object_or_404(
+            AriImport.objects.select_related("user", "change_set"), pk=import_id, property=prop
+        )
+
+    def calendar_import_page_view(self, request, object_id, import_id):
+        """An import: its progress while a job works on it; once checked, the counts, the apply of the
+        rows that change without the rows with errors, and the errors (or, ?lines=changes, the changes)
+        100 a page (?page=)."""
+        prop, ari_import = self._ari_import(request, object_id, import_id)
+        show_errors = request.GET.get("lines") != "changes" and ari_import.error_count > 0
+        page = None
+        if ari_import.status in (AriImportStatus.CHECKED, AriImportStatus.APPLIED):
+            page = Paginator(ari_import_lines(ari_import, errors=show_errors), LINES_PER_PAGE).get_page(
+                request.GET.get("page")
+            )
+        context = self._context(
+            request,
+            prop,
+            _("Import of %(file)s: %(property)s") % {"file": ari_import.file_name, "property": prop.name},
+            ari_import=ari_import,
+            progress=_progress(ari_import),
+            page=page,
+            show_errors=show_errors,
+            columns=ARI_CSV_COLUMNS,
+            apply_label=_apply_label(ari_import),
+            # Counts as people read them (165,256, not 165256).
+            shown={
+                name: f"{getattr(ari_import, name):,}" for name in ("change_count", "unchanged_count", "error_count")
+            },
+            import_url=reverse("admin:integration_property_ari_import", args=[prop.pk]),
+            change_url=reverse("admin:integration_property_ari_change", args=[prop.pk, ari_import.change_set_id])
+            if ari_import.change_set_id
+            else None,
+        )
+        return TemplateResponse(request, "admin/integration/property/ari_import.html", context)
+
+    def calendar_import_progress_view(self, request, object_id, import_id):
+        """The import's progress as JSON, which its page polls while a job works on it."""
+        _prop, ari_import = self._ari_import(request, object_id, import_id)
+        return JsonResponse(_progress(ari_import))
+
+    def calendar_import_apply_view(self, request, object_id, import_id):
+        """POST: queue the apply of the rows that change, without the rows with errors."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        prop, ari_import = self._ari_import(request, object_id, import_id)
+        if not ari_import_apply_start(ari_import=ari_import):
+            self.message_user(request, _("This import cannot be applied now: see where it stands."), messages.WARNING)
+        return redirect("admin:integration_property_ari_import_page", prop.pk, ari_import.pk)
+
+    def calendar_import_errors_view(self, request, object_id, import_id):
+        """The lines with errors as a CSV file: correct them and upload the file again."""
+        _prop, ari_import = self._ari_import(request, object_id, import_id)
+        response = StreamingHttpResponse(ari_import_error_file(ari_import), content_type="text/csv; charset=utf-8")
+        name = ari_import.file_name.removesuffix(".csv").replace('"', "")
+        response["Content-Disposition"] = f'attachment; filename="{name}-errors.csv"'
+        return response
+
+
+def _progress(ari_import):
+    """What the import's page shows of a running job, and polls."""
+    percent = ari_import.permille // 10
+    if ari_import.status == AriImportStatus.QUEUED:
+        text = _("Waiting for a worker to check the file…")
+    elif ari_import.status == AriImportStatus.CHECKING and ari_import.rows:
+        text = ngettext(
+            "Checking %(rows)s row: %(percent)s %%", "Checking %(rows)s rows: %(percent)s %%", ari_import.rows
+        ) % {"rows": f"{ari_import.rows:,}", "percent": percent}
+    elif ari_import.status == AriImportStatus.CHECKING:
+        text = _("Reading the file: %(percent)s %%") % {"percent": percent}
+    elif ari_import.status == AriImportStatus.APPLYING:
+        text = ngettext("Applying %(count)s row…", "Applying %(count)s rows…", ari_import.change_count) % {
+            "count": f"{ari_import.change_count:,}"
+        }
+    else:
+        text = ari_import.get_status_display()
+    return {
+        "status": ari_import.status,
+        "running": ari_import.is_running(),
+        "percent": percent,
+        "text": text,
+    }
+
+
+def _apply_label(ari_import):
+    count = {"count": f"{ari_import.change_count:,}"}
+    if ari_import.error_count:
+        return (
+            ngettext(
+                "Apply the %(count)s row that changes, without the rows with errors",
+                "Apply the %(count)s rows that change, without the rows with errors",
+                ari_import.change_count,
+            )
+            % count
+        )
+    return (
+        ngettext(
+            "Apply the %(count)s row that changes", "Apply the %(count)s rows that change", ari_import.change_count
+        )
+        % count
+    )

@@ -61,10 +61,11 @@ class AriCsvPlan:
         return {status: self.count(status) for status in AriRowStatus.values}
 
 
-def ari_csv_plan(prop, rows):
+def ari_csv_plan(prop, rows, *, progress=None):
     """The dry run: every row of prop's file marked change, unchanged or error (with the reasons and the
-    old and new values); nothing is written."""
-    return _plan(prop, list(rows))
+    old and new values); nothing is written. progress(share done, 0 to 1), when given, is called often as
+    the work goes (reading the rows is the first half, planning the edits the second)."""
+    return _plan(prop, list(rows), progress=progress)
 
 
 def ari_csv_apply(prop, rows, *, user=None, file_name="", expected=None):
@@ -94,14 +95,16 @@ def ari_csv_apply(prop, rows, *, user=None, file_name="", expected=None):
     return plan
 
 
-def _plan(prop, rows):
+def _plan(prop, rows, *, progress=None):
     for row in rows:
         row.problems, row.changes, row.status = [], [], AriRowStatus.ERROR
-    cells = ari_csv_cells(prop, rows)
+    report = progress or (lambda share: None)
+    cells = ari_csv_cells(prop, rows, progress=lambda done: report(done / len(rows) / 2))
     _load_old_values(prop, cells)
-    steps = []
+    steps = _Steps(lambda planned: report(0.5 + min(planned / max(len(cells), 1), 1) / 2))
     _plan_availability(cells, steps)
     _plan_rates(cells, steps)
+    report(1.0)
     for row in rows:
         if row.problems:
             row.status = AriRowStatus.ERROR
@@ -110,6 +113,19 @@ def _plan(prop, rows):
         else:
             row.status = AriRowStatus.UNCHANGED
     return AriCsvPlan(rows=rows, steps=steps)
+
+
+class _Steps(list):
+    """The edits of a plan, in order; counts the cells planned, for the progress."""
+
+    def __init__(self, progress):
+        super().__init__()
+        self.progress, self.planned = progress, 0
+
+    def add(self, edit, cells):
+        self.append(edit)
+        self.planned += len(cells)
+        self.progress(self.planned)
 
 
 def _load_old_values(prop, cells):
@@ -220,7 +236,7 @@ def _plan_edit(cells, steps, describe, operation, value, **targets):
     """Plan one edit of integration.ari for cells, and add its apply to the steps."""
     edit = _edit(cells, operation, value, **targets)
     _attach(cells, ari_edit_plan(edit), describe, edit)
-    steps.append(edit)
+    steps.add(edit, cells)
 
 
 def _plan_clear(cells, steps, describe, *, channel, rate_plans=(), room_types=()):
@@ -233,7 +249,7 @@ def _plan_clear(cells, steps, describe, *, channel, rate_plans=(), room_types=()
         room_types=tuple(room_types),
     )
     _attach(cells, ari_edit_plan(edit), describe, edit)
-    steps.append(edit)
+    steps.add(edit, cells)
 
 
 def _plan_availability(cells, steps):
@@ -322,4 +338,4 @@ def _plan_packages(rates, packages, steps):
         errors = [str(message) for message in ari_edit_validate(edit).values()]
         for cell in group:
             cell.row.problems.extend(errors)
-        steps.append(edit)
+        steps.add(edit, group)

@@ -105,14 +105,34 @@ class CsvCell:
     old_business_day: bool | None = None
 
 
-def ari_csv_read(content):
-    """Rows of a rates and availability file (bytes or text, UTF-8) as AriCsvRow, before any check.
+#: Columns an import ignores: those the error file adds (where the line was, what was wrong), so that a
+#: corrected error file uploads as it is.
+ARI_CSV_IGNORED = ("source_line", "error")
+
+
+def ari_csv_read(content, *, first_only=False, progress=None):
+    """Rows of a rates and availability file (bytes or text, UTF-8) as AriCsvRow, before any check
+    (first_only: the first row only, to check the file as a whole quickly; progress(share read), when
+    given, is called as it reads).
 
     Raises ValidationError when the file as a whole is unusable: not UTF-8 text, not CSV, too large, a
     wrong header, or no rows.
     """
-    records = csv_records(content, columns=ARI_CSV_COLUMNS, required=_REQUIRED_COLUMNS, max_bytes=ARI_CSV_MAX_BYTES)
-    return [AriCsvRow(line=record.line, **record.cells, extra=record.extra) for record in records]
+    records = csv_records(
+        content,
+        columns=ARI_CSV_COLUMNS,
+        required=_REQUIRED_COLUMNS,
+        max_bytes=ARI_CSV_MAX_BYTES,
+        ignored=ARI_CSV_IGNORED,
+        first_only=first_only,
+        progress=(lambda share: progress(share / 2)) if progress else None,
+    )
+    rows = []
+    for record in records:
+        rows.append(AriCsvRow(line=record.line, **record.cells, extra=record.extra))
+        if progress is not None and not len(rows) % PROGRESS_ROWS:
+            progress(0.5 + len(rows) / len(records) / 2)
+    return rows
 
 
 def _number(text):
@@ -130,8 +150,13 @@ def _date(text):
         return None
 
 
-def ari_csv_cells(prop, rows):
-    """Each row's names resolved and values parsed; problems found in a row alone are recorded on it."""
+#: Rows read between two calls of ari_csv_cells' progress.
+PROGRESS_ROWS = 10_000
+
+
+def ari_csv_cells(prop, rows, *, progress=None):
+    """Each row's names resolved and values parsed; problems found in a row alone are recorded on it.
+    progress(rows done), when given, is called every PROGRESS_ROWS rows."""
     room_types = {room_type.vendor_id: room_type for room_type in RoomType.objects.filter(property=prop)}
     for room_type in room_types.values():
         room_type.property = prop
@@ -139,7 +164,9 @@ def ari_csv_cells(prop, rows):
     channels = {str(channel.channel_id): channel for channel in open_channels(prop)}
     first, last = ari_window()
     cells, seen = [], {}
-    for row in rows:
+    for number, row in enumerate(rows):
+        if progress is not None and number and not number % PROGRESS_ROWS:
+            progress(number)
         problems = row.problems
         if row.extra:
             problems.append(_("The line has more values than the header has columns."))

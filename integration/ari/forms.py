@@ -340,7 +340,8 @@ class AriExportForm(forms.Form):
 
 
 class AriImportForm(forms.Form):
-    """The upload of a rates and availability file. Cleaned: "file" is its text, "rows" its rows (unchecked)."""
+    """The upload of a rates and availability file. Cleaned: "file" is its text, checked as a whole (size,
+    encoding, header, a first row); the import's job reads and checks its rows."""
 
     file = forms.FileField(
         label=_("CSV file"),
@@ -350,5 +351,5 @@ class AriImportForm(forms.Form):
     def clean_file(self):
         # One byte over the limit is enough to know it is too large, without reading all of it.
         content = self.cleaned_data["file"].read(ARI_CSV_MAX_BYTES + 1)
-        self.cleaned_data["rows"] = ari_csv_read(content)
+        ari_csv_read(content, first_only=True)
         return content.decode("utf-8-sig")

@@ -1,6 +1,8 @@
 """Rates, business days and availability per day (per sales channel where they differ), and the date
 ranges still to be pushed to the hub, and the history of every change (who, when, old and new values)."""
 
+import json
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -202,3 +204,86 @@ class AriCellChange(models.Model):
     @property
     def target(self):
         return self.rate_plan or self.room_type
+
+
+class AriImportStatus(models.TextChoices):
+    """Where a CSV import stands: checked by one job, applied by another."""
+
+    QUEUED = "queued", _("Waiting to be checked")
+    CHECKING = "checking", _("Checking")
+    CHECKED = "checked", _("Checked")
+    APPLYING = "applying", _("Applying")
+    APPLIED = "applied", _("Applied")
+    FAILED = "failed", _("Failed")
+
+
+class AriImport(models.Model):
+    """A rates and availability CSV file uploaded for a property: checked row by row by a job on the bulk
+    queue (its progress here, its error and change rows as AriImportLine), then applied without the rows
+    with errors by another job."""
+
+    property = models.ForeignKey(Property, verbose_name=_("property"), on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("user"), on_delete=models.SET_NULL, null=True, blank=True
+    )
+    file_name = models.CharField(_("file"), max_length=255)
+    #: The file's text, until it is applied (the apply reads it again against the data of that moment).
+    content = models.TextField(blank=True)
+    #: The language of the person who uploaded it: the jobs write the rows' messages in it.
+    language = models.CharField(max_length=10)
+    status = models.CharField(
+        _("status"), max_length=8, choices=AriImportStatus.choices, default=AriImportStatus.QUEUED
+    )
+    #: Progress of the check, in thousandths, and the file's rows (0 until it has read them).
+    permille = models.PositiveSmallIntegerField(default=0)
+    rows = models.PositiveIntegerField(_("rows"), default=0)
+    change_count = models.PositiveIntegerField(_("rows that change"), default=0)
+    unchanged_count = models.PositiveIntegerField(_("unchanged rows"), default=0)
+    error_count = models.PositiveIntegerField(_("rows with errors"), default=0)
+    #: What the check showed of the rows without errors: the apply writes nothing when they read otherwise.
+    fingerprint = models.CharField(max_length=64, blank=True)
+    #: Why it failed, or why the last apply wrote nothing.
+    note = models.TextField(blank=True)
+    change_set = models.ForeignKey(
+        AriChangeSet, verbose_name=_("change"), on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("uploaded"), auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("import of rates and availability")
+        verbose_name_plural = _("imports of rates and availability")
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["property", "-created_at"], name="ariimport_property_recent")]
+
+    def __str__(self):
+        return self.file_name
+
+    def is_running(self):
+        """Whether a job still works on it (the page follows its progress)."""
+        return self.status in (AriImportStatus.QUEUED, AriImportStatus.CHECKING, AriImportStatus.APPLYING)
+
+
+class AriImportLine(models.Model):
+    """A line of an import's file that has an error or changes something, as written, with what the check
+    said of it (the reasons of an error, or the changes)."""
+
+    ari_import = models.ForeignKey(AriImport, on_delete=models.CASCADE, related_name="lines")
+    line = models.PositiveIntegerField(_("line"))
+    error = models.BooleanField()
+    #: The line's values in the columns of the file format (integration.ari.csv_parse.ARI_CSV_COLUMNS), a
+    #: JSON list kept as text: a JSON column costs several times more to write for 100,000 lines.
+    cells = models.TextField()
+    #: The reasons of an error, or the changes, one a line.
+    details = models.TextField()
+
+    class Meta:
+        ordering = ["ari_import", "line"]
+        indexes = [models.Index(fields=["ari_import", "error", "line"], name="ariimportline_listed")]
+
+    def __str__(self):
+        return f"{self.ari_import_id}:{self.line}"
+
+    def values(self):
+        """The line's values, in the file's columns."""
+        return json.loads(self.cells)

@@ -2,9 +2,29 @@
 channel sells, and a cms channel's codes. Each checks its input and hands it to one service."""
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from .models import CODE_MAX_LENGTH, COMMENT_MAX_LENGTH
+
+
+class CodeField(forms.CharField):
+    """A code at the channel, at most CODE_MAX_LENGTH characters. Checked here with a message that counts,
+    never by the browser: a maxlength attribute would cut a pasted longer code without a word."""
+
+    def validate(self, value):
+        super().validate(value)
+        if len(value) > CODE_MAX_LENGTH:
+            raise ValidationError(
+                ngettext(
+                    "At most %(max)s characters: this one has %(count)s.",
+                    "At most %(max)s characters: this one has %(count)s.",
+                    len(value),
+                ),
+                code="max_length",
+                params={"max": CODE_MAX_LENGTH, "count": len(value)},
+            )
 
 
 class OpenRequestForm(forms.Form):
@@ -17,14 +37,12 @@ class OpenRequestForm(forms.Form):
         max_length=COMMENT_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
-    cms_account_id = forms.CharField(
+    cms_account_id = CodeField(
         label=_("Account id at the channel"),
-        max_length=CODE_MAX_LENGTH,
         help_text=_("The account your property holds with the channel under its direct contract."),
     )
-    cms_property_code = forms.CharField(
+    cms_property_code = CodeField(
         label=_("Property code at the channel"),
-        max_length=CODE_MAX_LENGTH,
         help_text=_("The code the channel knows this property by."),
     )
 
@@ -85,17 +103,15 @@ class ChannelMappingForm(forms.Form):
             prop.rate_plans.select_related("room_type", "model").order_by("room_type__name", "model__name")
         )
         for room in self.rooms:
-            self.fields[f"room_type_{room.pk}"] = forms.CharField(
+            self.fields[f"room_type_{room.pk}"] = CodeField(
                 label=f"{room.name} ({room.vendor_id})",
                 required=False,
-                max_length=CODE_MAX_LENGTH,
                 initial=property_channel.room_type_codes.get(room.vendor_id, ""),
             )
         for plan in self.plans:
-            self.fields[f"rate_plan_{plan.pk}"] = forms.CharField(
+            self.fields[f"rate_plan_{plan.pk}"] = CodeField(
                 label=f"{plan.room_type.name} · {plan.model.name} ({plan.vendor_id})",
                 required=False,
-                max_length=CODE_MAX_LENGTH,
                 initial=property_channel.rate_plan_codes.get(plan.vendor_id, ""),
             )
 

@@ -1,11 +1,9 @@
 """Admin screens of the drift check: the checks of the user's properties, each one's report of what
 differs from the hub's copy with re-send (ours wins) per row or for all, and "Check now"."""
 
-import json
-
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponseNotAllowed
+from django.http import HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
@@ -17,6 +15,7 @@ from ..access.admin_mixins import PropertyScopedAdmin, ReadOnlyAdminMixin
 from .choices import DriftCheckStatus
 from .forms import DriftCheckRequestForm, DriftResendForm
 from .models import DriftCheck
+from .report import drift_field_label, drift_raw, drift_value_text
 from .selectors import drift_report_rows
 from .services import drift_check_request, drift_resend
 
@@ -27,10 +26,8 @@ _BADGE = {
     DriftCheckStatus.FAILED: "failed",
 }
 
-
-def json_text(value):
-    """A value of a report row as compact JSON (Korean kept as is)."""
-    return json.dumps(value, ensure_ascii=False)
+#: The statuses of a check a worker has still to finish: the list and the report refresh while any is.
+RUNNING = (DriftCheckStatus.QUEUED, DriftCheckStatus.RUNNING)
 
 
 @admin.register(DriftCheck)
@@ -46,6 +43,7 @@ class DriftCheckAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
         view = self.admin_site.admin_view
         return [
             path("check/", view(self.check_view), name="integration_driftcheck_check"),
+            path("running/", view(self.running_view), name="integration_driftcheck_running"),
             path("<path:object_id>/resend/", view(self.resend_view), name="integration_driftcheck_resend"),
             *super().get_urls(),
         ]
@@ -60,8 +58,19 @@ class DriftCheckAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
             '<span class="sync-badge sync-{}">{}</span>', _BADGE[check.status], check.get_status_display()
         )
 
+    def _running_ids(self, request):
+        return sorted(self.get_queryset(request).filter(status__in=RUNNING).values_list("pk", flat=True))
+
     def changelist_view(self, request, extra_context=None):
-        return super().changelist_view(request, {"can_check": self._may_act(request), **(extra_context or {})})
+        context = {"can_check": self._may_act(request), "running_ids": self._running_ids(request)}
+        return super().changelist_view(request, {**context, **(extra_context or {})})
+
+    def running_view(self, request):
+        """The ids of the user's checks still queued or running, as JSON: the list and the report poll it
+        and load again when one of theirs finishes."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        return JsonResponse({"running": self._running_ids(request)})
 
     def check_view(self, request):
         """GET: choose one of the user's properties; POST: queue its check."""
@@ -110,7 +119,16 @@ class DriftCheckAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
             "title": _("Drift report: %(property)s") % {"property": check.property},
             "opts": self.opts,
             "check": check,
-            "rows": [(row, json_text(row.ours), json_text(row.hubs)) for row in rows],
+            "rows": [
+                (
+                    row,
+                    drift_field_label(row.field),
+                    (drift_value_text(row.ours), drift_raw(row.field, row.ours)),
+                    (drift_value_text(row.hubs), drift_raw(row.field, row.hubs)),
+                )
+                for row in rows
+            ],
+            "running_ids": [check.pk] if check.status in RUNNING else [],
             "open_rows": sum(1 for row in rows if row.resent_at is None),
             "can_resend": self._may_act(request),
         }

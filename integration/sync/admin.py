@@ -78,6 +78,23 @@ def _without_others_licenses(queryset, user, kind_path):
     return queryset.exclude(Q(**{kind_path: ResourceKind.LICENSE}) & ~Q(property__in=managed))
 
 
+class KindFilter(admin.SimpleListFilter):
+    """The resource kinds, without license requests for those who may see none (they manage no property)."""
+
+    title = _("resource")
+    parameter_name = "kind__exact"
+
+    def lookups(self, request, model_admin):
+        user = request.user
+        sees_licenses = user.is_superuser or properties_for_user(user, roles=[MembershipRole.MANAGER]).exists()
+        return [
+            (value, label) for value, label in ResourceKind.choices if sees_licenses or value != ResourceKind.LICENSE
+        ]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(kind=self.value()) if self.value() in ResourceKind.values else queryset
+
+
 @admin.register(SyncState)
 class SyncStateAdmin(NamedSubjectsMixin, ReadOnlyAdminMixin, PropertyScopedAdmin):
     """Every resource's standing with the hub; failed ones can be retried from here."""
@@ -86,7 +103,7 @@ class SyncStateAdmin(NamedSubjectsMixin, ReadOnlyAdminMixin, PropertyScopedAdmin
         return _without_others_licenses(super().get_queryset(request), request.user, "kind")
 
     list_display = ["subject", "property", "status_badge", "last_error", "last_synced_at", "failures"]
-    list_filter = ["status", "kind", "environment", ("property", admin.RelatedOnlyFieldListFilter)]
+    list_filter = ["status", KindFilter, "environment", ("property", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["property"]
     actions = ["send_now", "retry_failed"]
     readonly_fields = (

@@ -42,6 +42,12 @@ class SwitchProgress:
         return self.synced + self.pending + self.failed
 
     @property
+    def added(self):
+        """Rows of the new hub made after the switch (a channel's settings, new content): the switch's own
+        count stays the one it recorded, and these are told apart."""
+        return max(self.total - self.switch.resources, 0)
+
+    @property
     def done(self):
         """Nothing is left to send: the summary is final (until content changes again)."""
         return self.pending == 0

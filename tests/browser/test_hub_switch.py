@@ -23,7 +23,7 @@ TEXTS = {
         "switch": "허브 환경 전환",
         "confirm": "운영(으)로 전환",
         "summary": "개요",
-        "done": "리소스 9개 중 9개 연동, 0개 실패",
+        "done": "전환 시점의 리소스 9개: 9개 연동, 0개 실패",
     },
     "en": {
         "staging": "Hub: Staging",
@@ -31,7 +31,7 @@ TEXTS = {
         "switch": "Switch the hub environment",
         "confirm": "Switch to Production",
         "summary": "Summary",
-        "done": "9 of 9 resources synced, 0 failed",
+        "done": "the 9 resources of the switch: 9 synced, 0 failed",
     },
 }
 

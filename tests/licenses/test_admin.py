@@ -225,3 +225,27 @@ def test_the_manager_of_two_properties_picks_one(client, property_a, property_b)
 
     assert set(form.fields["property"].queryset) == {property_a, property_b}
     assert "property" not in form.initial
+
+
+@pytest.mark.parametrize(("status", "sync_status"), [("reject", SyncStatus.SYNCED), ("", SyncStatus.FAILED)])
+def test_a_rejected_or_failed_request_leads_with_a_primary_resubmit_and_no_green_badge(
+    manager, property_a, status, sync_status
+):
+    request = with_state(
+        LicenseRequestFactory(property=property_a, hub_id=7 if status else None, status=status), sync_status
+    )
+
+    page = manager.get(change_url(request)).content.decode()
+
+    assert 'class="button default license-resubmit"' in page
+    assert page.index("license-resubmit") < page.index("<fieldset")  # before the request's fields
+    assert "sync-synced" not in page
+
+
+def test_a_request_under_review_keeps_its_synced_badge(manager, property_a):
+    request = with_state(LicenseRequestFactory(property=property_a, hub_id=7, status="pending"), SyncStatus.SYNCED)
+
+    page = manager.get(change_url(request)).content.decode()
+
+    assert "sync-synced" in page
+    assert "license-resubmit" not in page

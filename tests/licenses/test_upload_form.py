@@ -236,7 +236,9 @@ def test_a_corporation_without_its_name_names_each_missing_field(manager_client,
 
     errors = field_errors(post(manager_client, "business", data))
 
-    assert set(errors) == {"business_name", "business_address", "industry", "category"}
+    # The chosen file is asked for again (the browser lets go of it), by name.
+    assert set(errors) == {"business_name", "business_address", "industry", "category", "file"}
+    assert errors["file"][0].startswith("Choose “license.pdf” again")
     assert_nothing_stored()
 
 
@@ -246,7 +248,7 @@ def test_each_single_digit_change_of_a_real_number_is_refused_by_the_form(manage
         hyphenated = f"{changed[:3]}-{changed[3:5]}-{changed[5:]}"
         response = post(manager_client, "business", business_data(prop, business_number=hyphenated))
         errors = field_errors(response)
-        assert list(errors) == ["business_number"], (changed, errors)
+        assert list(errors) == ["business_number", "file"], (changed, errors)  # the file: choose it again
         assert "check digit" in errors["business_number"][0]
         form_class = type(response.context["adminform"].form)
     assert form_class is not None
@@ -280,3 +282,30 @@ def test_the_permit_form_lists_the_22_permit_types(manager_client, prop):
     choices = [value for value, _label in response.context["adminform"].form.fields["permit_type"].choices if value]
     assert len(choices) == 22
     assert response.context["adminform"].form.initial["property"] == prop.pk
+
+
+# --- After an error, and after an upload ------------------------------------------------------------
+
+
+def test_after_another_fields_error_the_form_asks_for_the_chosen_file_again_by_name(manager_client, prop):
+    data = permit_data(prop, permit_number="", file=upload(name="허가증 스캔.pdf"))
+
+    errors = field_errors(post(manager_client, "permit", data))
+
+    assert errors["file"] == [
+        "Choose “허가증 스캔.pdf” again: the browser lets go of a chosen file when the form has an error."
+    ]
+    assert "required" in " ".join(errors["permit_number"])
+    assert_nothing_stored()
+
+
+def test_an_upload_says_one_message_naming_the_request_without_its_status(manager_client, prop):
+    response = post(manager_client, "permit", permit_data(prop))
+
+    request = LicenseRequest.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("admin:licenses_licenserequest_change", args=[request.pk])
+    messages = [str(message) for message in manager_client.get(response["Location"]).context["messages"]]
+    assert messages == [
+        "“Accommodation permit 제2024-0001호” is stored and is being sent to the hub; its review status appears here."
+    ]

@@ -1,5 +1,6 @@
-"""The CSV export and import of rates and availability: the round trip, the dry run with its row errors,
-packages given as their difference, channel values, encodings, and who may reach it."""
+"""The CSV export and import of rates and availability: the round trip, the check (a job) with its row
+errors, the apply of the rows that change without the rows with errors, the error file, packages given as
+their difference, channel values, encodings, and who may reach it."""
 
 import csv
 import io
@@ -9,9 +10,19 @@ from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from core.models import Job
 from integration.ari.csv_import import ari_csv_apply, ari_csv_plan
-from integration.ari.csv_parse import ARI_CSV_COLUMNS, AriRowStatus, ari_csv_read
-from integration.models import AriDirtyRange, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay, SyncState
+from integration.ari.csv_parse import ARI_CSV_COLUMNS, ari_csv_read
+from integration.ari.imports import APPLY_TASK, CHECK_TASK, ari_import_apply, ari_import_check
+from integration.models import (
+    AriDirtyRange,
+    AriImport,
+    ChannelAvailDay,
+    ChannelRateDay,
+    RatePlanDay,
+    RoomTypeDay,
+    SyncState,
+)
 from tests.factories import member
 from tests.integration.ari.factories import SalesChannelFactory, ari_property, day, fill_days
 
@@ -53,13 +64,38 @@ def upload(client, prop, content, name="ari.csv"):
     return client.post(url("ari_import", prop), {"file": SimpleUploadedFile(name, content, "text/csv")})
 
 
+def import_url(name, ari_import):
+    return reverse(f"admin:integration_property_ari_{name}", args=[ari_import.property_id, ari_import.pk])
+
+
+def checked(client, prop, content, name="ari.csv"):
+    """Upload the file and run its check as the bulk worker does (the job the upload queued)."""
+    response = upload(client, prop, content, name)
+    assert response.status_code == 302, response.context and response.context["import_form"].errors
+    ari_import = AriImport.objects.latest("pk")
+    assert response["Location"] == import_url("import_page", ari_import)
+    assert Job.objects.filter(task=CHECK_TASK, args=[ari_import.pk]).exists()
+    ari_import_check(import_id=ari_import.pk)
+    ari_import.refresh_from_db()
+    return ari_import
+
+
+def applied(client, ari_import):
+    """Ask for the apply on the import's page and run it as the bulk worker does."""
+    response = client.post(import_url("import_apply", ari_import))
+    assert response.status_code == 302
+    if Job.objects.filter(task=APPLY_TASK, args=[ari_import.pk]).exists():
+        ari_import_apply(import_id=ari_import.pk)
+    ari_import.refresh_from_db()
+    return ari_import
+
+
+def listed(ari_import, *, errors):
+    return {line.line: line.details.splitlines() for line in ari_import.lines.filter(error=errors)}
+
+
 def csv_text(*lines):
     return "\n".join([HEADER, *lines]) + "\n"
-
-
-def statuses(response):
-    plan = response.context["plan"]
-    return {row.line: (row.status, row.problems) for row in plan.rows}
 
 
 def values_snapshot():
@@ -115,14 +151,11 @@ def test_export_then_import_changes_nothing(staff_client, property_a, rows):
     before = values_snapshot()
     content = export(staff_client, property_a, day(1), day(7))
 
-    preview = upload(staff_client, property_a, content)
+    ari_import = checked(staff_client, property_a, content)
 
-    assert preview.status_code == 200
-    plan = preview.context["plan"]
-    assert len(plan.rows) == 7 * 3 + 2
-    assert {row.status for row in plan.rows} == {AriRowStatus.UNCHANGED}
-    response = staff_client.post(url("ari_import", property_a), {"apply": "1", "token": preview.context["token"]})
-    assert response.status_code == 302
+    assert (ari_import.status, ari_import.unchanged_count) == ("checked", 7 * 3 + 2)
+    assert (ari_import.change_count, ari_import.error_count) == (0, 0)
+    assert "No row changes anything" in staff_client.get(import_url("import_page", ari_import)).content.decode()
     assert values_snapshot() == before
     assert not AriDirtyRange.objects.exists()
     assert not SyncState.objects.exists()
@@ -131,7 +164,7 @@ def test_export_then_import_changes_nothing(staff_client, property_a, rows):
 # --- Import -----------------------------------------------------------------------------------
 
 
-def test_import_preview_then_apply_writes_the_changes_in_one_go(staff_client, property_a, rows):
+def test_import_checked_then_applied_writes_the_changes_in_one_go(staff_client, property_a, rows):
     room_type, standalone, (package,) = rows[0]
     channel = SalesChannelFactory(channel_id=9, open_for=property_a)
     content = csv_text(
@@ -143,26 +176,23 @@ def test_import_preview_then_apply_writes_the_changes_in_one_go(staff_client, pr
         f"availability,{room_type.vendor_id},,,{day(3)},5,",
     )
 
-    preview = upload(staff_client, property_a, content)
+    ari_import = checked(staff_client, property_a, content)
 
-    assert {line: status for line, (status, _) in statuses(preview).items()} == {
-        2: "change",
-        3: "change",
-        4: "change",
-        5: "change",
-        6: "change",
-        7: "unchanged",
-    }
-    changes = {row.line: row.changes for row in preview.context["plan"].rows}
+    assert (ari_import.change_count, ari_import.unchanged_count, ari_import.error_count) == (5, 1, 0)
+    changes = listed(ari_import, errors=False)
+    assert sorted(changes) == [2, 3, 4, 5, 6]
     assert changes[2] == ["rooms to sell: 5 → 6"]
     assert changes[3] == ["open for sale: open → closed", "rate: 100,000 → 110,000"]
     assert changes[4] == ["difference: +20,000 → -10,000 (price 100,000)"]
-    assert RoomTypeDay.objects.get(date=day(1)).allotment == 5  # the dry run writes nothing
+    assert RoomTypeDay.objects.get(date=day(1)).allotment == 5  # the check writes nothing
     assert not AriDirtyRange.objects.exists()
+    page = staff_client.get(import_url("import_page", ari_import)).content.decode()
+    assert "Apply the 5 rows that change" in page
 
-    response = staff_client.post(url("ari_import", property_a), {"apply": "1", "token": preview.context["token"]})
+    ari_import = applied(staff_client, ari_import)
 
-    assert response.status_code == 302
+    assert ari_import.status == "applied"
+    assert ari_import.change_set.description == "ari.csv"
     first = RoomTypeDay.objects.get(date=day(1))
     assert (first.allotment, first.available) == (6, 4)
     standalone_day = RatePlanDay.objects.get(rate_plan=standalone, date=day(1))
@@ -173,33 +203,37 @@ def test_import_preview_then_apply_writes_the_changes_in_one_go(staff_client, pr
     assert ChannelAvailDay.objects.get(room_type=room_type, channel=channel, date=day(2)).cap == 2
     assert AriDirtyRange.objects.filter(state__kind="ari_rates", state__object_id=package.pk).exists()
     assert AriDirtyRange.objects.filter(state__kind="ari_avails", state__object_id=room_type.pk).exists()
-    assert staff_client.session.get(f"integration.ari_import.{property_a.pk}") is None
+    # Applied once: a message delivered twice writes nothing more.
+    ari_import_apply(import_id=ari_import.pk)
+    assert AriImport.objects.get(pk=ari_import.pk).change_set == ari_import.change_set
 
 
-def test_an_import_never_writes_over_a_change_made_after_its_preview(staff_client, property_a, rows):
+def test_an_import_never_writes_over_a_change_made_after_its_check(staff_client, property_a, rows):
     room_type, standalone, _packages = rows[0]
     content = csv_text(
         f"rate,{room_type.vendor_id},{standalone.vendor_id},,{day(1)},110000,",
         f"rate,{room_type.vendor_id},{standalone.vendor_id},,{day(2)},110000,",
         f"availability,{room_type.vendor_id},,,{day(3)},6,",
     )
-    preview = upload(staff_client, property_a, content)
-    apply = {"apply": "1", "token": preview.context["token"]}
-    # Someone changes day 2 in the calendar after that preview.
+    ari_import = checked(staff_client, property_a, content)
+    # Someone changes day 2 in the calendar after that check.
     RatePlanDay.objects.filter(rate_plan=standalone, date=day(2)).update(rate=120_000)
 
-    response = staff_client.post(url("ari_import", property_a), apply)
+    ari_import = applied(staff_client, ari_import)
 
-    assert response.status_code == 200
-    assert "changed since the preview" in response.content.decode()
-    assert {row.line: row.changes for row in response.context["plan"].rows}[3] == ["rate: 120,000 → 110,000"]
+    assert ari_import.status == "queued"  # checked again, saying why
+    assert "changed since the check" in ari_import.note
     assert RatePlanDay.objects.get(rate_plan=standalone, date=day(1)).rate == 100_000  # nothing written
+    ari_import_check(import_id=ari_import.pk)
+    ari_import.refresh_from_db()
+    assert listed(ari_import, errors=False)[3] == ["rate: 120,000 → 110,000"]
+    assert "changed since the check" in staff_client.get(import_url("import_page", ari_import)).content.decode()
 
-    # A booking holding a room meanwhile changes nothing the preview showed: the new preview applies.
+    # A booking holding a room meanwhile changes nothing the check showed: the apply goes through.
     RoomTypeDay.objects.filter(room_type=room_type, date=day(3)).update(held=1, available=2)
-    response = staff_client.post(url("ari_import", property_a), apply)
+    ari_import = applied(staff_client, ari_import)
 
-    assert response.status_code == 302
+    assert ari_import.status == "applied"
     rates = RatePlanDay.objects.filter(rate_plan=standalone, date__in=[day(1), day(2)])
     assert sorted(rates.values_list("rate", flat=True)) == [110_000, 110_000]
     assert RoomTypeDay.objects.get(room_type=room_type, date=day(3)).allotment == 6
@@ -264,7 +298,9 @@ def test_a_package_difference_without_any_standalone_rate_is_an_error(property_a
         ("rate,{rt},{std},,{d1},99999999999,", "must not exceed"),
     ],
 )
-def test_import_preview_names_each_row_error_and_apply_is_refused(staff_client, property_a, rows, line, problem):
+def test_the_check_names_each_row_error_and_the_apply_leaves_only_that_row_out(
+    staff_client, property_a, rows, line, problem
+):
     room_type, standalone, (package,) = rows[0]
     channel = SalesChannelFactory(channel_id=3, open_for=property_a)
     names = {
@@ -279,21 +315,21 @@ def test_import_preview_names_each_row_error_and_apply_is_refused(staff_client, 
     good = f"availability,{room_type.vendor_id},,,{day(2)},7,"
     before = values_snapshot()
 
-    preview = upload(staff_client, property_a, csv_text(good, line.format(**names)))
+    ari_import = checked(staff_client, property_a, csv_text(good, line.format(**names)))
 
-    rows_ = statuses(preview)
-    assert rows_[2][0] == "change"
-    assert rows_[3][0] == "error"
-    assert any(problem in message for message in rows_[3][1]), rows_[3][1]
-    assert 'name="apply"' not in preview.content.decode()
-    token = staff_client.session[f"integration.ari_import.{property_a.pk}"]["token"]
-
-    response = staff_client.post(url("ari_import", property_a), {"apply": "1", "token": token})
-
-    assert response.status_code == 200
-    assert not response.context["plan"].applied
+    assert listed(ari_import, errors=False) == {2: ["rooms to sell: 5 → 7"]}
+    errors = listed(ari_import, errors=True)
+    assert list(errors) == [3]
+    assert any(problem in message for message in errors[3]), errors[3]
+    page = staff_client.get(import_url("import_page", ari_import)).content.decode()
+    assert "Apply the 1 row that changes, without the rows with errors" in page
     assert values_snapshot() == before
-    assert not AriDirtyRange.objects.exists()
+
+    ari_import = applied(staff_client, ari_import)
+
+    assert ari_import.status == "applied"
+    assert RoomTypeDay.objects.get(room_type=room_type, date=day(2)).allotment == 7
+    assert ari_import.change_set.cells.count() == 1
 
 
 def test_the_same_cell_twice_is_an_error_on_the_second_line(property_a, rows):
@@ -350,17 +386,10 @@ def test_unusable_files_are_form_errors_never_a_500(staff_client, property_a, co
 
     assert response.status_code == 200
     assert message in " ".join(response.context["import_form"].errors["file"])
-    assert response.context["plan"] is None
+    assert not AriImport.objects.exists()
 
 
-def test_an_expired_preview_asks_for_the_file_again(staff_client, property_a, rows):
-    response = staff_client.post(url("ari_import", property_a), {"apply": "1", "token": "stale"})
-
-    assert response.status_code == 302
-    assert response["Location"] == url("ari_import", property_a)
-
-
-def test_a_preview_of_one_property_cannot_be_applied_to_another(client, property_a, property_b, rows):
+def test_an_import_of_one_property_cannot_be_reached_through_another(client, property_a, property_b, rows):
     room_type, _standalone, _ = rows[0]
     user = member(property_a, "manager")
     from integration.access.services import membership_grant
@@ -368,12 +397,13 @@ def test_a_preview_of_one_property_cannot_be_applied_to_another(client, property
     membership_grant(user=user, property=property_b, role="manager")
     ari_property(property_b)
     client.force_login(user)
-    preview = upload(client, property_a, csv_text(f"availability,{room_type.vendor_id},,,{day(1)},9,"))
+    ari_import = checked(client, property_a, csv_text(f"availability,{room_type.vendor_id},,,{day(1)},9,"))
+    elsewhere = (property_b.pk, ari_import.pk)
 
-    response = client.post(url("ari_import", property_b), {"apply": "1", "token": preview.context["token"]})
-
-    assert response.status_code == 302
-    assert response["Location"] == url("ari_import", property_b)
+    for name in ("import_page", "import_progress", "import_errors", "import_apply"):
+        response = client.post(reverse(f"admin:integration_property_ari_{name}", args=elsewhere))
+        assert response.status_code == 404, name
+    assert AriImport.objects.get(pk=ari_import.pk).status == "checked"
     assert RoomTypeDay.objects.get(room_type=room_type, date=day(1)).allotment == 5
 
 
@@ -387,3 +417,109 @@ def test_staff_of_another_property_cannot_export_or_import(client, property_a, p
     assert exported.status_code == 404
     assert imported.status_code == 404
     assert RoomTypeDay.objects.get(room_type=room_type, date=day(1)).allotment == 5
+
+
+# --- The import as jobs: progress, the error file, pages ---------------------------------------
+
+
+def test_the_page_follows_the_check_until_it_is_done(staff_client, property_a, rows):
+    room_type, _standalone, _ = rows[0]
+    upload(staff_client, property_a, csv_text(f"availability,{room_type.vendor_id},,,{day(1)},9,"))
+    ari_import = AriImport.objects.get()
+
+    page = staff_client.get(import_url("import_page", ari_import)).content.decode()
+    waiting = staff_client.get(import_url("import_progress", ari_import)).json()
+
+    assert 'id="ari-import-progress"' in page
+    assert "vendorhub/ari_import.js" in page
+    assert waiting == {
+        "status": "queued",
+        "running": True,
+        "percent": 0,
+        "text": "Waiting for a worker to check the file…",
+    }
+    ari_import_check(import_id=ari_import.pk)
+    done = staff_client.get(import_url("import_progress", ari_import)).json()
+    assert (done["status"], done["running"], done["percent"]) == ("checked", False, 100)
+    assert 'id="ari-import-progress"' not in staff_client.get(import_url("import_page", ari_import)).content.decode()
+
+
+def test_the_error_file_has_the_lines_as_written_and_uploads_again_once_corrected(staff_client, property_a, rows):
+    room_type, standalone, (package,) = rows[0]
+    content = csv_text(
+        f"availability,{room_type.vendor_id},,,{day(1)},6,",
+        f"rate,{room_type.vendor_id},{standalone.vendor_id},,{day(2)},lots,",
+        f"rate_modify,{room_type.vendor_id},{package.vendor_id},,{day(3)},-5000,maybe",
+        f"availability,=HYPERLINK(1),,,{day(4)},6,",
+    )
+    ari_import = checked(staff_client, property_a, content)
+
+    response = staff_client.get(import_url("import_errors", ari_import))
+
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"] == 'attachment; filename="ari-errors.csv"'
+    data = b"".join(response.streaming_content).decode()
+    assert data.startswith("\ufeff")
+    assert data.splitlines()[2].startswith('"rate_modify",')
+    assert ",-5000," in data  # a number stays a number
+    lines = list(csv.reader(io.StringIO(data.removeprefix("\ufeff"))))
+    assert lines[0] == [*ARI_CSV_COLUMNS, "source_line", "error"]
+    assert [line[:7] for line in lines[1:]] == [
+        ["rate", room_type.vendor_id, standalone.vendor_id, "", day(2).isoformat(), "lots", ""],
+        ["rate_modify", room_type.vendor_id, package.vendor_id, "", day(3).isoformat(), "-5000", "maybe"],
+        ["availability", "'=HYPERLINK(1)", "", "", day(4).isoformat(), "6", ""],  # no formula runs
+    ]
+    assert [line[7] for line in lines[1:]] == ["3", "4", "5"]
+    assert "“lots” is not a whole number." in lines[1][8]
+    assert "is not a business day" in lines[2][8]
+
+    # Corrected in a spreadsheet (source_line and error left as they are), it uploads again.
+    lines[1][5], lines[2][6], lines[3][1] = "90000", "1", room_type.vendor_id
+    corrected = io.StringIO()
+    csv.writer(corrected).writerows(lines)
+    again = checked(staff_client, property_a, corrected.getvalue(), name="ari-errors.csv")
+
+    assert (again.status, again.error_count, again.change_count) == ("checked", 0, 3)
+
+
+def test_errors_are_listed_100_a_page(staff_client, property_a, rows):
+    room_type, _standalone, _ = rows[0]
+    bad = [f"availability,{room_type.vendor_id},,,{day(1)},x{n},," for n in range(150)]
+    ari_import = checked(staff_client, property_a, csv_text(f"availability,{room_type.vendor_id},,,{day(2)},7,", *bad))
+
+    first = staff_client.get(import_url("import_page", ari_import))
+    second = staff_client.get(import_url("import_page", ari_import), {"page": 2})
+
+    assert ari_import.error_count == 150
+    assert [line.line for line in first.context["page"]] == list(range(3, 103))
+    assert [line.line for line in second.context["page"]] == list(range(103, 153))
+    assert "Page 2 of 2" in second.content.decode()
+    assert "150 rows have errors" in first.content.decode()
+    assert "Download the 150 rows with errors (CSV)" in first.content.decode()
+    changes = staff_client.get(import_url("import_page", ari_import), {"lines": "changes"})
+    assert [line.line for line in changes.context["page"]] == [2]
+
+
+def test_the_rows_messages_are_in_the_language_of_who_uploaded_the_file(client, staff_a, property_a, rows):
+    room_type, _standalone, _ = rows[0]
+    client.force_login(staff_a)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ko"
+
+    ari_import = checked(client, property_a, csv_text(f"availability,{room_type.vendor_id},,,{day(1)},many,"))
+
+    assert ari_import.language == "ko"
+    (details,) = listed(ari_import, errors=True).values()
+    assert details == ["“many”은(는) 정수가 아닙니다."]
+
+
+def test_a_file_unreadable_past_its_first_lines_fails_the_import_saying_why(staff_client, property_a, rows):
+    room_type, _standalone, _ = rows[0]
+    # A cell larger than the csv module's field limit, past the first row the upload reads.
+    content = csv_text(f"availability,{room_type.vendor_id},,,{day(1)},6,", '"' + "x" * 200_000 + '"')
+
+    ari_import = checked(staff_client, property_a, content)
+
+    assert ari_import.status == "failed"
+    assert "This is not a readable CSV file" in ari_import.note
+    page = staff_client.get(import_url("import_page", ari_import)).content.decode()
+    assert "This is not a readable CSV file" in page

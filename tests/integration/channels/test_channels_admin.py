@@ -132,3 +132,37 @@ def test_another_property_is_a_404(client, prop, channels):
     assert client.post(screen(prop, "refresh")).status_code == 404
     # Their own single property: the list goes straight to its screen.
     assert client.get(reverse("admin:integration_propertychannel_changelist")).url == screen(other)
+
+
+def test_a_code_too_long_is_shown_whole_with_its_count_never_cut_by_the_browser(client, prop, channels):
+    login(client, prop, "manager")
+    PropertyChannel.objects.create(property=prop, channel=channels["cms"], status=ChannelStatus.OPEN)
+    room = prop.room_types.get()
+    code = "R" * 41
+
+    form = client.get(screen(prop, "mapping", channels["cms"].pk)).content.decode()
+    opened = client.get(screen(prop, "open", channels["cms"].pk)).content.decode()
+    refused = client.post(screen(prop, "mapping", channels["cms"].pk), {f"room_type_{room.pk}": code})
+
+    assert "maxlength" not in form
+    assert "cms_property_code" in opened
+    assert 'maxlength="40"' not in opened
+    assert refused.context["form"].errors[f"room_type_{room.pk}"] == ["At most 40 characters: this one has 41."]
+    assert f'value="{code}"' in refused.content.decode()
+
+
+def test_a_channel_card_says_what_it_sells(client, prop, channels):
+    login(client, prop, "manager")
+    link = PropertyChannel.objects.create(property=prop, channel=channels["cms"], status=ChannelStatus.OPEN)
+
+    everything = client.get(screen(prop)).content.decode()
+    package = prop.rate_plans.get(model__type="package")
+    link.rate_plans = {package.vendor_id: False}
+    link.save()
+    some = client.get(screen(prop)).content.decode()
+
+    assert "<dt>Sells</dt>" in everything
+    assert "Every room type and rate plan" in everything
+    assert "Not sold" not in everything
+    assert "Everything except:" in some
+    assert package.vendor_id in some.split("Everything except:")[1].split("</dd>")[0]

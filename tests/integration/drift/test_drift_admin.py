@@ -118,3 +118,53 @@ def test_people_without_a_role_cannot_open_the_screens(client, property_a):
     outsider = UserFactory(is_staff=True)
     client.force_login(outsider)
     assert client.get(reverse("admin:integration_driftcheck_check")).status_code == 403
+
+
+def test_the_report_names_fields_by_label_and_shows_plain_values_with_the_raw_path_in_a_tooltip(
+    client, staff_a, property_a
+):
+    check = checked(property_a)
+    state = check.differences.first().state
+    for field, ours, hubs in [
+        ("i18n[ko-KR].name", "한옥 스테이", "한옥"),
+        ("settings.extra_adult_price", 20000, 25000),
+        ("facility_tags", ["PARKING", "WIFI"], ["WIFI"]),
+        ("photos[1].description", "정원", None),
+    ]:
+        DriftDifference.objects.create(
+            check_run=check, state=state, resource=property_a.vendor_id, field=field, ours=ours, hubs=hubs
+        )
+    client.force_login(staff_a)
+    client.cookies["django_language"] = "en"
+
+    rows = client.get(reverse("admin:integration_driftcheck_change", args=[check.pk])).context["rows"]
+    shown = {row.field: (label, ours[0], hubs[0], ours[1]) for row, label, ours, hubs in rows}
+
+    assert shown["i18n[ko-KR].name"] == ("Name (Korean)", "한옥 스테이", "한옥", 'i18n[ko-KR].name: "한옥 스테이"')
+    assert shown["settings.extra_adult_price"][:3] == ("Extra adult price (KRW)", "20,000", "25,000")
+    assert shown["facility_tags"][1:3] == ("PARKING, WIFI", "WIFI")
+    assert shown["photos[1].description"][:3] == ("Photos · #2 · caption", "정원", "—")
+    assert shown["email"][:3] == ("Email", "front@example.com", "x@hub")
+    html = client.get(reverse("admin:integration_driftcheck_change", args=[check.pk])).content.decode()
+    assert 'title="settings.extra_adult_price"' in html
+    assert '"front@example.com"' not in html.replace('title="email: &quot;front@example.com&quot;"', "")
+
+
+def test_the_list_and_the_report_follow_a_check_until_it_has_run(client, staff_a, property_a):
+    done = checked(property_a)
+    queued = DriftCheck.objects.create(property=property_a, status=DriftCheckStatus.QUEUED)
+    client.force_login(staff_a)
+    running_url = reverse("admin:integration_driftcheck_running")
+
+    listing = client.get(reverse("admin:integration_driftcheck_changelist")).content.decode()
+    report = client.get(reverse("admin:integration_driftcheck_change", args=[queued.pk])).content.decode()
+    finished = client.get(reverse("admin:integration_driftcheck_change", args=[done.pk])).content.decode()
+
+    assert f'data-url="{running_url}" data-ids="{queued.pk}"' in listing
+    assert "vendorhub/drift_refresh.js" in listing
+    assert f'data-ids="{queued.pk}"' in report
+    assert "drift_refresh.js" not in finished
+    assert client.get(running_url).json() == {"running": [queued.pk]}
+    DriftCheck.objects.filter(pk=queued.pk).update(status=DriftCheckStatus.DONE)
+    assert client.get(running_url).json() == {"running": []}
+    assert "drift_refresh.js" not in client.get(reverse("admin:integration_driftcheck_changelist")).content.decode()

@@ -84,9 +84,23 @@ def test_a_confirmed_switch_shows_the_progress_against_the_new_hub(client, super
     SyncState.objects.filter(kind="rateplan").update(status=SyncStatus.FAILED, last_error="rate plan refused")
     html = page(client, response.url, "ko")
     assert "개요" in html
-    assert "리소스 9개 중 7개 연동, 2개 실패" in html
+    assert "전환 시점의 리소스 9개: 7개 연동, 2개 실패" in html
     assert "rate plan refused" in html
     assert 'http-equiv="refresh"' not in html
+
+    # Rows made after the switch (a channel's settings, new content) keep the switch's own count.
+    SyncState.objects.bulk_create(
+        SyncState(
+            kind=state.kind,
+            object_id=state.object_id + 1000,
+            property=state.property,
+            environment="production",
+            status=SyncStatus.SYNCED,
+        )
+        for state in SyncState.objects.filter(environment="production", kind="rateplan")
+    )
+    html = page(client, response.url, "en")
+    assert "the 9 resources of the switch, and 2 added since: 9 synced, 2 failed." in html
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from integration.models import SyncAttempt, SyncState
 from integration.sync.outbox import sync_state_ensure
-from tests.factories import PropertyFactory, hub_content, korean
+from tests.factories import PropertyFactory, hub_content, korean, member
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -88,3 +88,14 @@ def test_naming_a_page_of_states_costs_one_query_per_kind(client, superuser, syn
     # plans with their names): not one per row.
     with django_assert_max_num_queries(16):
         page(client, reverse("admin:integration_syncstate_changelist"), "en")
+
+
+@pytest.mark.parametrize(("role", "offered"), [("staff", False), ("manager", True)])
+def test_the_resource_filter_offers_license_requests_only_to_who_may_see_them(client, property_a, role, offered):
+    client.force_login(member(property_a, role))
+
+    html = page(client, reverse("admin:integration_syncstate_changelist"), "en")
+
+    assert ("?kind__exact=license" in html) is offered
+    assert "?kind__exact=property" in html
+    assert client.get(reverse("admin:integration_syncstate_changelist"), {"kind__exact": "property"}).status_code == 200
