@@ -24,6 +24,14 @@ SANDBOX_CATALOG = Path(settings.BASE_DIR) / "hubsandbox" / "locale" / "ko" / "LC
 #: (작업/액션, 객체 ID/오브젝트 아이디, 버전/버젼, 이력/히스토리, 아니요/아니오: the standard spelling).
 SAME_MEANING_AS_DJANGO = {"Action", "History", "No", "object id", "version"}
 
+#: Django's own Korean catalog is wrong for these (a stray "1" in "보기위한 1%s 를(을) 선택", "뷰" for "view",
+#: "독자는"): every view-only list and page is titled with them, so our catalog says them properly.
+DJANGO_IS_WRONG = {
+    "Select %s to view",
+    "View %s",
+    "You don’t have permission to view or edit anything.",
+}
+
 
 def _catalog(path):
     with path.open("rb") as file:
@@ -82,7 +90,7 @@ def test_our_words_never_replace_djangos_own():
     differing = {
         msgid: (ours[msgid], djangos[msgid])
         for msgid in ours.keys() & djangos.keys()
-        if msgid and ours[msgid] != djangos[msgid] and msgid not in SAME_MEANING_AS_DJANGO
+        if msgid and ours[msgid] != djangos[msgid] and msgid not in SAME_MEANING_AS_DJANGO | DJANGO_IS_WRONG
     }
     assert differing == {}
 
@@ -126,3 +134,25 @@ def test_the_license_file_help_follows_the_language_of_the_request(language, exp
     field = LicenseFileField()
     with translation.override(language):
         assert str(field.help_text).startswith(expected)
+
+
+@pytest.mark.django_db
+def test_view_only_lists_and_pages_are_titled_in_proper_korean(admin_client):
+    """Bookings and inbound calls are shown, never changed: their titles are Django's view-only ones."""
+    from django.conf import settings as django_settings
+    from django.urls import reverse
+
+    from bookings.models import InboundCall
+
+    call = InboundCall.objects.create(method="GET", path="/bookings/1", status=200, duration_ms=3)
+    admin_client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = "ko"
+    titles = [
+        admin_client.get(url).context["title"]
+        for url in (
+            reverse("admin:bookings_booking_changelist"),
+            reverse("admin:bookings_inboundcall_changelist"),
+            reverse("admin:bookings_inboundcall_change", args=[call.pk]),
+        )
+    ]
+
+    assert titles == ["조회할 예약 선택", "조회할 수신 호출 선택", "수신 호출 보기"]
