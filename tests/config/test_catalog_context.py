@@ -29,7 +29,7 @@ SAME_MEANING_AS_DJANGO = {"Action", "History", "No", "object id", "version"}
 DJANGO_IS_WRONG = {
     "Select %s to view",
     "View %s",
-    "You don’t have permission to view or edit anything.",
+    "You don\u2019t have permission to view or edit anything.",
 }
 
 
