@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..content.models import RoomType
 from ..content.names import display_name
@@ -190,10 +191,16 @@ class AriBulkEditViews:
             reasons = reasons or _("bookings changed meanwhile.")
             self.message_user(request, _("Nothing was saved: %(reasons)s") % {"reasons": reasons}, messages.ERROR)
             return None, plan
-        message = _("Changed %(cells)s cells; %(requests)s requests to the hub are queued.") % {
-            "cells": len(plan.changed),
-            "requests": len(plan.hub_requests),
-        }
+        cells, requests = len(plan.changed), len(plan.hub_requests)
+        message = " ".join(
+            [
+                ngettext("Changed %(count)d cell.", "Changed %(count)d cells.", cells) % {"count": cells},
+                ngettext(
+                    "%(count)d request to the hub is queued.", "%(count)d requests to the hub are queued.", requests
+                )
+                % {"count": requests},
+            ]
+        )
         if change_set is not None:
             url = reverse("admin:integration_property_ari_change", args=[prop.pk, change_set.pk])
             message = format_html('{} <a href="{}">{}</a>', message, url, _("See or undo this change"))

@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from ..access.admin_mixins import PropertyScopedAdmin, ReadOnlyAdminMixin
@@ -76,6 +76,12 @@ def _without_others_licenses(queryset, user, kind_path):
     return queryset.exclude(Q(**{kind_path: ResourceKind.LICENSE}) & ~Q(property__in=managed))
 
 
+def _queued_message(count):
+    return ngettext("%(count)d resource queued for the hub.", "%(count)d resources queued for the hub.", count) % {
+        "count": count
+    }
+
+
 @admin.register(SyncState)
 class SyncStateAdmin(NamedSubjectsMixin, ReadOnlyAdminMixin, PropertyScopedAdmin):
     """Every resource's standing with the hub; failed ones can be retried from here."""
@@ -109,12 +115,12 @@ class SyncStateAdmin(NamedSubjectsMixin, ReadOnlyAdminMixin, PropertyScopedAdmin
     @admin.action(description=_("Send to the hub now"), permissions=["view"])
     def send_now(self, request, queryset):
         queued = sync_request(list(queryset), retry_failed=False)
-        self.message_user(request, _("%(count)d queued for the hub.") % {"count": queued})
+        self.message_user(request, _queued_message(queued))
 
     @admin.action(description=_("Retry failed sends"), permissions=["view"])
     def retry_failed(self, request, queryset):
         queued = sync_request(list(queryset), retry_failed=True)
-        self.message_user(request, _("%(count)d queued for the hub.") % {"count": queued})
+        self.message_user(request, _queued_message(queued))
 
 
 @admin.register(SyncAttempt)
