@@ -156,3 +156,23 @@ def test_view_only_lists_and_pages_are_titled_in_proper_korean(admin_client):
     ]
 
     assert titles == ["조회할 예약 선택", "조회할 수신 호출 선택", "수신 호출 보기"]
+
+
+#: One Korean word per term of the back office (README, "Translation"): the sidebar, the checklist and help
+#: text say the same. The words it replaced, each once beside it, must not come back.
+GLOSSARY = {
+    "license request": ("라이선스 요청", ("인허가 신청", "인허가 서류")),
+    "sync state": ("연동 상태", ("동기화 상태",)),
+    "code catalog": ("코드 카탈로그", ("코드 목록",)),
+}
+
+
+@pytest.mark.parametrize("term", GLOSSARY)
+def test_one_korean_word_for_each_glossary_term(term):
+    word, rivals = GLOSSARY[term]
+    entries = {
+        msgid: value for msgid, value in _catalog(OUR_CATALOG).items() if term in msgid.split("\x04")[-1].lower()
+    }
+    assert entries
+    assert {msgid: value for msgid, value in entries.items() if word not in value} == {}
+    assert [value for value in _catalog(OUR_CATALOG).values() if any(rival in value for rival in rivals)] == []
