@@ -2,11 +2,17 @@
 where sensible), no list scrolls sideways inside its box at 1366, a phone shows each booking's status and
 total; a refused page is the admin's own, translated, with its way back."""
 
+import datetime
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from bookings.models import Booking
+from bookings.settlement.choices import Category, RunStatus
+from bookings.settlement.models import Reconciliation
+from integration.ari.dates import korea_today
 from integration.sync.outbox import sync_state_ensure
 from tests.bookings.factories import create_body, sellable
 from tests.bookings.signing import HubClient
@@ -33,13 +39,40 @@ def selling():
     return standalone.property
 
 
+def settled(prop):
+    """A finished reconciliation of prop's bookings (the report's widest table: ten columns)."""
+    today = korea_today()
+    reconciliation = Reconciliation.objects.create(
+        date_from=today, date_to=today + datetime.timedelta(days=30), status=RunStatus.DONE
+    )
+    reconciliation.properties.set([prop])
+    for booking in Booking.objects.filter(property=prop):
+        reconciliation.rows.create(
+            category=Category.AMOUNT_DIFFERS,
+            vendor_booking_number=booking.vendor_booking_number,
+            booking=booking,
+            property=prop,
+            date=today,
+            month=today.replace(day=1),
+            hub_status="confirm",
+            our_status=booking.status,
+            hub_total_amount=booking.total_amount + 1_000_000,
+            our_total_amount=booking.total_amount,
+            hub_net_price=booking.net_price,
+            our_net_price=booking.net_price,
+        )
+    return reconciliation
+
+
 def fits(page, width):
     """Neither the page nor a list inside its box is wider than the window shows."""
     page.wait_for_load_state("load")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    wider = page.evaluate(
-        "[...document.querySelectorAll('#changelist .results, .module')]"
-        ".filter(box => box.scrollWidth > box.clientWidth + 1).map(box => box.className)"
+    wider = page.evaluate(  # a phone may scroll the settlement's wide tables inside their own box
+        "width => [...document.querySelectorAll("
+        "'#changelist .results, .module' + (width > 767 ? ', .settlement-scroll' : ''))]"
+        ".filter(box => box.scrollWidth > box.clientWidth + 1).map(box => box.className)",
+        width,
     )
     assert wider == []
 
@@ -54,6 +87,7 @@ def test_the_pages_fit_the_window(page, live_server, selling, language, width, s
         "bookings": reverse("admin:bookings_booking_changelist"),
         "checklist": reverse("admin:integration_property_checklist", args=[selling.pk]),
         "licenses": reverse("admin:licenses_licenserequest_changelist"),
+        "settlement": reverse("admin:settlement_reconciliation_change", args=[settled(selling).pk]),
     }
     if width == 1366:  # on a phone the admin puts the filters under the list, which then scrolls in its box
         pages["sync-states"] = reverse("admin:integration_syncstate_changelist")
