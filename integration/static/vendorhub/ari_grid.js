@@ -88,6 +88,19 @@
             showError(form, form.dataset.errorNetwork);
         }
         showHistory(form, html);
+        place(form, current);  // wider with its history: kept inside the window
+    }
+
+    // Below the cell, moved left as far as needed for the editor to end inside the window.
+    function place(form, cell) {
+        if (!cell) {
+            return;
+        }
+        const box = cell.getBoundingClientRect();
+        const width = form.offsetWidth;
+        const left = Math.min(box.left + window.scrollX, window.scrollX + document.documentElement.clientWidth - width - 8);
+        form.style.left = `${Math.max(8, left)}px`;
+        form.style.top = `${box.bottom + window.scrollY + 4}px`;
     }
 
     function openEditor(cell) {
@@ -132,11 +145,7 @@
         showConfirm(form, false);
         showHistory(form, null);
         form.hidden = false;
-        const box = cell.getBoundingClientRect();
-        const width = form.offsetWidth;
-        const left = Math.min(box.left + window.scrollX, window.scrollX + document.documentElement.clientWidth - width - 8);
-        form.style.left = `${Math.max(8, left)}px`;
-        form.style.top = `${box.bottom + window.scrollY + 4}px`;
+        place(form, cell);
         form.elements.value.focus();
         form.elements.value.select();
     }
