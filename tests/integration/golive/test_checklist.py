@@ -141,7 +141,7 @@ def test_rates_and_availability_must_be_at_the_hub_for_365_days():
     AriDirtyRange.objects.create(state=state, date_from=day, date_to=day)  # changed, not yet pushed
     item = items(prop)["ari"]
     assert not item.passed
-    assert f"“{room_type.name} / {plans[1].model.name}”: rates not yet at the hub" in item.reason
+    assert f"“{room_type.name} · {plans[1].model.name}”: rates not yet at the hub" in item.reason
 
 
 def test_both_licenses_must_be_confirmed():
