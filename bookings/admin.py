@@ -11,10 +11,10 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from core.dates import KOREA, korea_today
+from core.log_display import decoded_path, pretty_json
 from integration.access.admin_mixins import PropertyScopedAdmin
-from integration.ari.dates import KOREA, korea_today
 from integration.content.names import display_name
-from integration.log_display import decoded_path, pretty_json
 from integration.models import SalesChannel
 
 # The Booking e-mails screen registers itself (every user's own choice; managers see who receives).

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.formats import number_format
 
-from integration.ari.dates import KOREA
+from core.dates import KOREA
 
 from .models import Booking
 

@@ -5,7 +5,7 @@ import datetime
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
 
-from integration.ari.dates import KOREA, korea_today
+from core.dates import KOREA, korea_today
 from integration.models import PropertyMembership
 
 from .models import Booking, InboundCall

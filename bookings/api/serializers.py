@@ -8,7 +8,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from integration.ari.dates import KOREA
+from core.dates import KOREA
 
 from ..models import Booking
 from ..services import LOOKUP_TYPES

@@ -21,14 +21,14 @@ from django.utils.translation import gettext as _
 
 from bookings.api.answers import booking_answer
 from bookings.models import Booking
+from core.dates import KOREA, korea_today
 from core.jobs import job_queue
 from core.metrics import reconciliation_counted
+from core.periodic import for_each_row
 from integration.access.choices import MembershipRole
 from integration.access.selectors import properties_for_user
-from integration.ari.dates import KOREA, korea_today
 from integration.hub.client import HubError
 from integration.models import Property
-from integration.periodic import for_each_row
 
 from . import hub
 from .choices import Basis, Category, RunStatus, hub_status_as_ours
@@ -36,7 +36,7 @@ from .models import Reconciliation, ReconciliationRow
 
 logger = logging.getLogger(__name__)
 
-RUN_TASK = "settlement.tasks.reconciliation_run_task"
+RUN_TASK = "bookings.settlement.tasks.reconciliation_run_task"
 #: The longest period one reconciliation covers.
 MAX_PERIOD_DAYS = 366
 #: Bookings missing at the hub are read and written this many at a time.

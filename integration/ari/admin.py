@@ -8,8 +8,7 @@ edit: viewing needs the view permission on the property, editing the change perm
 both).
 """
 
-from django.contrib import admin
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 from django.http import Http404, HttpResponseNotAllowed, JsonResponse
 from django.template.response import TemplateResponse
@@ -20,8 +19,7 @@ from django.utils.translation import gettext as _
 
 from ..channels.models import SalesChannel
 from ..channels.selectors import open_channels
-from ..content.admin import PropertyAdmin
-from ..content.models import Property, RoomType
+from ..content.models import RoomType
 from .admin_bulk import AriBulkEditViews
 from .admin_csv import AriCsvViews
 from .admin_history import AriHistoryViews
@@ -31,8 +29,8 @@ from .grid import AriCellStale, add_months, ari_cell_save, ari_grid_read, grid_m
 from .templatetags import render_ari_cells
 
 
-class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, AriHistoryViews, PropertyAdmin):
-    """The property admin with its rates and availability screens."""
+class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews):
+    """The rates and availability screens, mixed into the property admin (golive.admin composes it)."""
 
     def get_urls(self):
         def view(function):
@@ -76,15 +74,6 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, AriHistoryViews, PropertyA
 
     # --- Access ---------------------------------------------------------------------------------
 
-    def _ari_property(self, request, object_id, *, edit):
-        """The property of the URL among the user's (else 404), and whether they may view or edit it."""
-        prop = self.get_object(request, object_id)
-        if not self.has_view_or_change_permission(request, prop):
-            raise PermissionDenied
-        if edit and not self.has_change_permission(request, prop):
-            raise PermissionDenied
-        return prop
-
     def _channel(self, value, prop):
         """The SalesChannel a ?channel= parameter names, among those open for the property (else 404);
         None for the common values."""
@@ -105,21 +94,14 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, AriHistoryViews, PropertyA
         return f"{url}?{urlencode(query)}" if query else url
 
     def _context(self, request, prop, title, **context):
-        return {
-            **self.admin_site.each_context(request),
-            "opts": self.opts,
-            "original": prop,
-            "property": prop,
-            "title": title,
-            "calendar_url": reverse("admin:integration_property_calendar", args=[prop.pk]),
-            **context,
-        }
+        calendar_url = reverse("admin:integration_property_calendar", args=[prop.pk])
+        return self.page_context(request, prop, title, calendar_url=calendar_url, **context)
 
     # --- The grid -------------------------------------------------------------------------------
 
     def calendar_view(self, request, object_id):
         """GET: a month of the grid (?month=YYYY-MM, ?channel=<id> for one channel's values)."""
-        prop = self._ari_property(request, object_id, edit=False)
+        prop = self.page_property(request, object_id, edit=False)
         month = grid_month(request.GET.get("month"))
         channel = self._channel(request.GET.get("channel"), prop)
         grid = ari_grid_read(prop, first=month, last=month_end(month), channel=channel)
@@ -164,7 +146,7 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, AriHistoryViews, PropertyA
         they are now when someone changed the cell after the page showed it."""
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
-        prop = self._ari_property(request, object_id, edit=True)
+        prop = self.page_property(request, object_id, edit=True)
         form = AriCellForm(request.POST, property=prop)
         if not form.is_valid():
             if form.cleaned_data.get("target", 0) is None:
@@ -204,8 +186,3 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, AriHistoryViews, PropertyA
             message = _("Bookings changed this day meanwhile; reload the page and try again.")
             return JsonResponse({"ok": False, "error": message}, status=409)
         return JsonResponse({"ok": True, "cells": cells()})
-
-
-# The property admin gains the screens above: registered again as its subclass.
-admin.site.unregister(Property)
-admin.site.register(Property, PropertyAriAdmin)

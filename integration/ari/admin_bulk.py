@@ -108,7 +108,7 @@ class AriBulkEditViews:
     def calendar_bulk_view(self, request, object_id):
         """GET: the bulk edit form. POST "preview": the cells and hub requests it would change. POST
         "apply" (of an unchanged, previewed form): the edit as one change, then back to the grid."""
-        prop = self._ari_property(request, object_id, edit=True)
+        prop = self.page_property(request, object_id, edit=True)
         if request.method == "POST":
             form = AriBulkEditForm(request.POST, property=prop)
         else:

@@ -57,7 +57,7 @@ class AriHistoryViews:
     def calendar_history_view(self, request, object_id):
         """GET ?kind=rate|availability&target=&date=[&channel=]: the cell's changes as an HTML fragment
         (the calendar's cell editor shows it)."""
-        prop = self._ari_property(request, object_id, edit=False)
+        prop = self.page_property(request, object_id, edit=False)
         form = AriCellForm(request.GET, property=prop)
         if not form.is_valid() or form.cleaned_data["target"] is None:
             raise Http404("No such cell in this property.")
@@ -84,7 +84,7 @@ class AriHistoryViews:
 
     def calendar_changes_view(self, request, object_id):
         """GET: the property's changes of rates and availability, newest first."""
-        prop = self._ari_property(request, object_id, edit=False)
+        prop = self.page_property(request, object_id, edit=False)
         changes = AriChangeSet.objects.filter(property=prop).select_related("user", "undo_of")
         page = Paginator(changes, CHANGES_PER_PAGE).get_page(request.GET.get("page"))
         for change_set in page:
@@ -102,7 +102,7 @@ class AriHistoryViews:
         """GET: one change and its cells. POST "preview": what undoing it would do. POST "apply" (of the
         previewed undo): the undo as a new change, refused with the new preview when the cells changed
         since."""
-        prop = self._ari_property(request, object_id, edit=request.method == "POST")
+        prop = self.page_property(request, object_id, edit=request.method == "POST")
         change_set = get_object_or_404(
             AriChangeSet.objects.select_related("user", "undo_of"), property=prop, pk=change_id
         )

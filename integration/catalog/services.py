@@ -10,7 +10,7 @@ from .models import CatalogSnapshot
 from .selectors import SNAPSHOT_LOCALE, Catalog, catalog_remember
 
 #: The Celery task that fetches the catalog (catalog.tasks), queued by name.
-REFRESH_TASK = "integration.tasks.catalog_refresh_task"
+REFRESH_TASK = "integration.catalog.tasks.catalog_refresh_task"
 
 
 class CatalogInvalid(HubError):

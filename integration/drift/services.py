@@ -38,7 +38,7 @@ READ_ENDPOINTS = {
     ResourceKind.RATE_PLAN: endpoints.RATEPLAN_READ,
 }
 #: The Celery task that works through the queued checks, queued by name (integration.drift.tasks).
-RUN_TASK = "integration.tasks.drift_checks_run"
+RUN_TASK = "integration.drift.tasks.drift_checks_run_task"
 #: One runner at a time, so that HUB_DRIFT_RATE holds across every check (a lock in the shared cache:
 #: Redis in production). Renewed at each resource read; a dead runner's lock expires (runner_lock_seconds).
 RUNNER_LOCK = "integration.drift.runner"

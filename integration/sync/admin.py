@@ -11,6 +11,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from core.log_display import decoded_path, pretty_json
+
 from ..access.admin_mixins import PropertyScopedAdmin, ReadOnlyAdminMixin
 from ..access.choices import MembershipRole
 from ..access.selectors import properties_for_user
@@ -18,7 +20,6 @@ from ..content.names import NAME_PREFETCHES, display_name
 from ..hub.environments import HubEnvironment, hub_address
 from ..hub.models import HubSwitch
 from ..hub.selectors import hub_environment_active
-from ..log_display import decoded_path, pretty_json
 from .choices import SyncStatus
 from .forms import HubSwitchForm
 from .models import ResourceKind, SyncAttempt, SyncState

@@ -9,12 +9,12 @@ from django.db.models import Q
 from django.utils import timezone
 
 from core.broker import broker_lost_messages
+from core.periodic import for_each_row
 from core.queue import queue_after_commit
+from core.retention import purge_older_than
 
 from ..content.models import Property
 from ..hub.selectors import hub_environment_active
-from ..periodic import for_each_row
-from ..retention import purge_older_than
 from .choices import SyncStatus
 from .models import SyncAttempt, SyncState
 from .resources import KIND_OF_MODEL
@@ -27,7 +27,7 @@ logger = logging.getLogger(__name__)
 QUEUE_GRACE = timedelta(minutes=1)
 #: The Celery task that sends one row (integration.sync.tasks), queued by name: the tasks call the
 #: engine, the engine never imports them back.
-SEND_TASK = "integration.tasks.sync_resource"
+SEND_TASK = "integration.sync.tasks.sync_resource_task"
 
 
 def _property_id(obj):

@@ -11,9 +11,9 @@ from django.urls import reverse
 
 from bookings import paging
 from bookings.models import Booking, InboundCall
+from core.dates import KOREA, korea_today
 from integration.access.choices import MembershipRole
 from integration.access.services import membership_grant
-from integration.ari.dates import KOREA, korea_today
 from tests.factories import member
 
 from .factories import create_body, sellable

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from bookings.models import Booking
 from bookings.settlement.choices import Category, RunStatus
 from bookings.settlement.models import Reconciliation
-from integration.ari.dates import korea_today
+from core.dates import korea_today
 from integration.sync.outbox import sync_state_ensure
 from tests.bookings.factories import create_body, sellable
 from tests.bookings.signing import HubClient

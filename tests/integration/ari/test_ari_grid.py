@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from integration.ari.dates import korea_today
+from core.dates import korea_today
 from integration.ari.grid import add_months, grid_months, month_end, month_start
 from integration.models import (
     AriDirtyRange,

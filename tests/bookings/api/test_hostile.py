@@ -18,15 +18,15 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 
 from bookings import services
-from bookings.api.errors import ERROR_TABLE
 from bookings.api.limits import MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_NIGHTS
 from bookings.api.parsers import HubJSONParser
+from bookings.errors import ERROR_TABLE
 from bookings.models import Booking, InboundCall
-from integration.ari.dates import KOREA, korea_today
+from core.dates import KOREA, korea_today
 from tests.integration.ari.factories import day
 
-from .factories import RATE, create_body, sellable, stock
-from .signing import hub_headers
+from ..factories import RATE, create_body, sellable, stock
+from ..signing import hub_headers
 
 pytestmark = pytest.mark.django_db
 

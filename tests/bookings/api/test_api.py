@@ -11,12 +11,12 @@ from django.utils import timezone
 from rest_framework.exceptions import Throttled
 
 from bookings import services
-from bookings.api.errors import ERROR_TABLE
+from bookings.errors import ERROR_TABLE
 from bookings.models import Booking, InboundCall
 from integration.models import AriDirtyRange, RatePlanDay, RoomTypeDay
 from tests.integration.ari.factories import day
 
-from .factories import RATE, create_body, open_channel, sellable, stock
+from ..factories import RATE, create_body, open_channel, sellable, stock
 
 pytestmark = pytest.mark.django_db
 

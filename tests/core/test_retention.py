@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from bookings.models import InboundCall
-from integration import retention
+from core import retention
 from integration.models import SyncAttempt
 from integration.sync.outbox import sync_state_ensure
 from integration.sync.tasks import sync_attempts_purge_task

@@ -1,4 +1,7 @@
-"""The health page and the go-live checklist of a property, below the property's own admin URL
+"""The property admin, composed once: content's property admin with the screens the areas hang below a
+property (rates and availability; the health page and the go-live checklist, here), registered once.
+
+The health page and the checklist sit below the property's own admin URL
 (/admin/integration/property/<id>/health/ and .../checklist/), so that the property admin's scoping
 applies: a property the user holds no role at is a 404. Anyone who may view the property sees both.
 """
@@ -7,22 +10,20 @@ import dataclasses
 from urllib.parse import urlsplit
 
 from django.contrib import admin
-from django.core.exceptions import PermissionDenied
 from django.template.response import TemplateResponse
 from django.urls import path, resolve, reverse
 from django.utils.translation import gettext as _
 
-from ..content.models import Property
+from integration.ari.admin import AriCalendarViews
+from integration.content import admin as content_admin
+from integration.content.models import Property
+
 from .checklist import property_checklist
 from .selectors import property_health
 
-# The property admin as the other areas left it (rates and availability add their screens first:
-# integration/admin.py imports them before this module).
-_PropertyAdmin = type(admin.site.get_model_admin(Property))
 
-
-class PropertyGoLiveAdmin(_PropertyAdmin):
-    """The property admin with its health page and go-live checklist."""
+class GoLiveViews:
+    """The health page and the go-live checklist, mixed into the property admin."""
 
     def get_urls(self):
         view = self.admin_site.admin_view
@@ -32,27 +33,19 @@ class PropertyGoLiveAdmin(_PropertyAdmin):
             *super().get_urls(),
         ]
 
-    def _golive_property(self, request, object_id):
-        prop = self.get_object(request, object_id)  # 404 outside the user's properties
-        if not self.has_view_or_change_permission(request, prop):
-            raise PermissionDenied
-        return prop
-
     def _golive_context(self, request, prop, title, **context):
-        return {
-            **self.admin_site.each_context(request),
-            "opts": self.opts,
-            "original": prop,
-            "property": prop,
-            "title": title,
-            "health_url": reverse("admin:integration_property_health", args=[prop.pk]),
-            "checklist_url": reverse("admin:integration_property_checklist", args=[prop.pk]),
+        return self.page_context(
+            request,
+            prop,
+            title,
+            health_url=reverse("admin:integration_property_health", args=[prop.pk]),
+            checklist_url=reverse("admin:integration_property_checklist", args=[prop.pk]),
             **context,
-        }
+        )
 
     def health_view(self, request, object_id):
         """GET: the property's health on one screen."""
-        prop = self._golive_property(request, object_id)
+        prop = self.page_property(request, object_id)
         health = property_health(prop, with_bookings=request.user.has_perm("bookings.view_booking"))
         context = self._golive_context(
             request,
@@ -65,7 +58,7 @@ class PropertyGoLiveAdmin(_PropertyAdmin):
 
     def checklist_view(self, request, object_id):
         """GET: the property's go-live checklist, computed now."""
-        prop = self._golive_property(request, object_id)
+        prop = self.page_property(request, object_id)
         context = self._golive_context(
             request,
             prop,
@@ -96,5 +89,6 @@ def _followable(request, checklist):
     return dataclasses.replace(checklist, items=items)
 
 
-admin.site.unregister(Property)
-admin.site.register(Property, PropertyGoLiveAdmin)
+@admin.register(Property)
+class PropertyAdmin(GoLiveViews, AriCalendarViews, content_admin.PropertyAdmin):
+    """Properties with every screen below them: going live's, rates and availability's, content's own."""

@@ -1,4 +1,4 @@
-"""Model instances from plain SQL (integration.plain_sql): the values the ORM would give, the fields not
+"""Model instances from plain SQL (core.plain_sql): the values the ORM would give, the fields not
 read deferred, and no instance for an outer join that matched nothing."""
 
 import datetime
@@ -6,8 +6,8 @@ import datetime
 import pytest
 from django.db import connection
 
+from core.plain_sql import Columns
 from integration.models import PropertyChannel, RatePlanDay, SalesChannel
-from integration.plain_sql import Columns
 from tests.bookings.factories import open_channel, sellable
 from tests.integration.ari.factories import day
 

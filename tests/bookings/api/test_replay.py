@@ -15,8 +15,8 @@ from bookings.models import Booking, SeenWebhook
 from bookings.tasks import seen_webhooks_purge_task
 from tests.integration.ari.factories import day
 
-from .factories import create_body, sellable
-from .signing import hub_headers
+from ..factories import create_body, sellable
+from ..signing import hub_headers
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ import pytest
 
 from bookings.models import Booking
 
-from .factories import create_body, sellable
-from .signing import hub_headers, sign
+from ..factories import create_body, sellable
+from ..signing import hub_headers, sign
 
 pytestmark = pytest.mark.django_db
 

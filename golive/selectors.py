@@ -8,11 +8,11 @@ from django.db.models.functions import Coalesce
 from django.urls import NoReverseMatch, reverse
 
 from bookings.selectors import booking_counts
+from integration.drift.selectors import property_drift_status
+from integration.sync.choices import SyncStatus
+from integration.sync.models import ResourceKind, SyncState
+from integration.sync.resources import RESOURCES
 
-from ..drift.selectors import property_drift_status
-from ..sync.choices import SyncStatus
-from ..sync.models import ResourceKind, SyncState
-from ..sync.resources import RESOURCES
 from .checklist import property_checklist
 
 #: The page lists at most this many resources that failed or wait; the others are counted.

@@ -4,7 +4,7 @@ import datetime
 
 from django.utils import timezone
 
-from integration.ari.dates import korea_today
+from core.dates import korea_today
 from integration.ari.models import RatePlanDay, RoomTypeDay
 from integration.content.choices import RatePlanType
 from integration.models import SyncState

@@ -14,8 +14,8 @@ from bookings.settlement.models import Reconciliation, ReconciliationRow
 from bookings.settlement.services import reconciliations_nightly
 from bookings.settlement.tasks import reconciliations_nightly_task
 from config.celery import app as celery_app
+from core.dates import korea_today
 from integration.access.choices import MembershipRole
-from integration.ari.dates import korea_today
 from tests.factories import PropertyFactory, member
 
 pytestmark = pytest.mark.django_db

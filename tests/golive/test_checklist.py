@@ -4,8 +4,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from golive.checklist import property_checklist
 from integration.ari.models import AriDirtyRange, RatePlanDay, RoomTypeDay
-from integration.golive.checklist import property_checklist
 from integration.hub.environments import HubEnvironment
 from integration.hub.models import CONNECTION_PK, HubConnection
 from integration.models import CodeMapping, SyncState

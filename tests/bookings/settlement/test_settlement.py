@@ -15,11 +15,11 @@ from bookings.settlement import hub as settlement_hub
 from bookings.settlement.choices import Category, RunStatus
 from bookings.settlement.models import Reconciliation
 from bookings.settlement.services import reconciliation_run
+from core.dates import korea_today
 from hubsandbox import sales
 from hubsandbox.faults import inject_faults
 from hubsandbox.models import SandboxRequest, SandboxSale
 from integration.access.choices import MembershipRole
-from integration.ari.dates import korea_today
 from tests.factories import member
 from tests.hub_fixtures import wait_until
 from tests.hubsandbox.test_sales import seed

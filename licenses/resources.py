@@ -12,12 +12,12 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from integration.hub import endpoints
+from integration.hub.payloads import build_license_body
 from integration.models import ResourceKind
 from integration.sync.resources import Call, Plan, PlanError, Resource
 
 from .files import license_file_base64
 from .models import LicenseRequest
-from .payloads import build_license_body
 
 #: One rank below the property, the request's only parent; the property's first sync queues waiting
 #: requests along with its room types and rate plan models.

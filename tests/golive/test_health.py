@@ -9,9 +9,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from golive.selectors import property_health
 from integration.drift.choices import DriftCheckStatus
 from integration.drift.models import DriftCheck, DriftDifference
-from integration.golive.selectors import property_health
 from integration.models import SyncState
 from integration.sync.choices import SyncStatus
 from integration.sync.models import ResourceKind

@@ -11,7 +11,7 @@ from bookings.settlement.services import booking_compare_with_hub, reconciliatio
 from integration.hub.client import HubResponse
 from tests.integration.ari.factories import day
 
-from .factories import create_body, sellable
+from ..factories import create_body, sellable
 
 pytestmark = pytest.mark.django_db
 

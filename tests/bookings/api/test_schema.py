@@ -18,8 +18,8 @@ from schemathesis.specs.openapi.checks import (
 )
 from werkzeug.test import Client
 
-from .factories import sellable
-from .signing import hub_headers
+from ..factories import sellable
+from ..signing import hub_headers
 
 CHECKS = [schemathesis.checks.not_a_server_error, status_code_conformance, content_type_conformance]
 

@@ -11,10 +11,10 @@ from bookings.models import Booking
 from integration.content.choices import ContentStatus
 from tests.integration.ari.factories import day
 
-from .factories import RATE, create_body, open_channel, sellable, stock
+from ..factories import RATE, create_body, open_channel, sellable, stock
+from ..test_front_desk import LIST, _fieldset, cell, in_language, row_of
+from ..test_notifications import by_recipient, call, members  # noqa: F401 - members is a fixture
 from .test_api import assert_error
-from .test_front_desk import LIST, _fieldset, cell, in_language, row_of
-from .test_notifications import by_recipient, call, members  # noqa: F401 - members is a fixture
 
 pytestmark = pytest.mark.django_db
 

@@ -12,10 +12,10 @@ from django.utils import timezone
 from bookings.models import InboundCall
 from bookings.tasks import inbound_calls_purge_task
 from core import queue as core_queue
-from integration import retention
+from core import retention
 from integration.models import SyncState
 from integration.sync import outbox
-from integration.sync.tasks import sync_sweeper
+from integration.sync.tasks import sync_sweeper_task
 from licenses import services as license_services
 from licenses.tasks import license_requests_refresh_open_task
 from tests.factories import PropertyFactory
@@ -63,7 +63,7 @@ def test_the_sweeper_queues_the_other_rows_when_one_fails(monkeypatch, caplog, d
     monkeypatch.setattr(outbox, "sync_queue", queue_unless_stuck)
     monkeypatch.setattr(core_queue, "publish", lambda task_name, args, **options: published.append(args[0]))
     with caplog.at_level(logging.ERROR), django_capture_on_commit_callbacks(execute=True):
-        sync_sweeper()
+        sync_sweeper_task()
 
     assert sorted(published) == sorted([states[0].pk, states[2].pk])
     assert SyncState.objects.get(pk=stuck.pk).queued_at is None

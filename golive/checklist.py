@@ -17,14 +17,11 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from licenses.choices import LicenseType, ReviewStatus
-from licenses.models import LicenseRequest
-
-from ..ari.dates import korea_today
-from ..ari.models import AriDirtyRange, RatePlanDay, RoomTypeDay
-from ..catalog.selectors import TAG_FIELD_GROUPS, hub_codes_read
-from ..content.choices import ContentStatus, Locale, RatePlanType
-from ..content.models import (
+from core.dates import korea_today
+from integration.ari.models import AriDirtyRange, RatePlanDay, RoomTypeDay
+from integration.catalog.selectors import TAG_FIELD_GROUPS, hub_codes_read
+from integration.content.choices import ContentStatus, Locale, RatePlanType
+from integration.content.models import (
     Property,
     PropertyTranslation,
     RatePlan,
@@ -33,10 +30,12 @@ from ..content.models import (
     RoomType,
     RoomTypeTranslation,
 )
-from ..content.names import NAME_PREFETCHES, display_name
-from ..hub.selectors import hub_environment_active
-from ..sync.choices import SyncStatus
-from ..sync.models import ResourceKind, SyncState
+from integration.content.names import NAME_PREFETCHES, display_name
+from integration.hub.selectors import hub_environment_active
+from integration.sync.choices import SyncStatus
+from integration.sync.models import ResourceKind, SyncState
+from licenses.choices import LicenseType, ReviewStatus
+from licenses.models import LicenseRequest
 
 #: OURS: rates and availability must be at the hub for this many days from today (Korea time) on.
 ARI_HORIZON_DAYS = 365
