@@ -7,7 +7,7 @@ from django.db.models import Case, Count, IntegerField, Max, Q, Value, When
 from django.db.models.functions import Coalesce
 from django.urls import NoReverseMatch, reverse
 
-from bookings.selectors import booking_counts
+from bookings.selectors import BookingCounts, booking_counts
 from integration.drift.selectors import property_drift_status
 from integration.sync.choices import SyncStatus
 from integration.sync.models import ResourceKind, SyncState
@@ -60,6 +60,7 @@ class PropertyHealth:
     checklist: object
     catalog_fetched_at: object = field(default=None)
     drift: object = field(default=None)
+    arrivals_today: int | None = field(default=None)
 
 
 def _object_names(states):
@@ -106,7 +107,7 @@ def _problem_rows(states):
 
 
 def property_health(prop, *, with_bookings=True):
-    """The health of prop. with_bookings: count today's bookings and pending holds (for users who may
+    """The health of prop. with_bookings: count today's bookings received, arrivals and pending holds (for users who may
     see bookings). A fixed number of queries, whatever the size of the property."""
     states = SyncState.objects.filter(property=prop)
     pushed = {
@@ -132,9 +133,9 @@ def property_health(prop, *, with_bookings=True):
     shown = list(unsent.order_by("failed_first", "since", "pk")[:PROBLEMS_SHOWN])
     oldest = unsent.order_by("since", "pk").first()
     rows = _problem_rows([*shown, *([oldest] if oldest else [])])
-    arrived = holds = None
+    counts = None
     if with_bookings:
-        arrived, holds = booking_counts([prop.pk]).get(prop.pk, (0, 0))
+        counts = booking_counts([prop.pk]).get(prop.pk, BookingCounts(0, 0, 0))
     checklist = property_checklist(prop)
     return PropertyHealth(
         property=prop,
@@ -143,8 +144,9 @@ def property_health(prop, *, with_bookings=True):
         problems_total=totals["total"],
         failed_total=totals["failed"],
         oldest_pending=rows[-1] if oldest else None,
-        bookings_today=arrived,
-        pending_holds=holds,
+        bookings_today=counts.received if counts else None,
+        pending_holds=counts.pending if counts else None,
+        arrivals_today=counts.arrivals if counts else None,
         checklist=checklist,
         catalog_fetched_at=checklist.catalog_fetched_at,
         drift=property_drift_status(prop),

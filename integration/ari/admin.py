@@ -20,13 +20,24 @@ from django.utils.translation import gettext as _
 from ..channels.models import SalesChannel
 from ..channels.selectors import open_channels
 from ..content.models import RoomType
+from ..sync.models import ResourceKind
 from .admin_bulk import AriBulkEditViews
 from .admin_csv import AriCsvViews
 from .admin_history import AriHistoryViews
 from .dates import ari_window, korea_today
 from .forms import AriCellForm
-from .grid import AriCellStale, add_months, ari_cell_save, ari_grid_read, grid_month, grid_months, month_end
-from .templatetags import render_ari_cells
+from .grid import (
+    AriCellStale,
+    add_months,
+    ari_cell_save,
+    ari_grid_hub,
+    ari_grid_read,
+    grid_month,
+    grid_months,
+    month_end,
+)
+from .selectors import ari_hub_standing
+from .templatetags import cell_key, hub_badge, render_ari_cells
 
 
 class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews):
@@ -41,6 +52,7 @@ class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews):
             path(
                 "<path:object_id>/calendar/cell/", view(self.calendar_cell_view), name="integration_property_ari_cell"
             ),
+            path("<path:object_id>/calendar/hub/", view(self.calendar_hub_view), name="integration_property_ari_hub"),
             path(
                 "<path:object_id>/calendar/bulk/", view(self.calendar_bulk_view), name="integration_property_ari_bulk"
             ),
@@ -105,6 +117,7 @@ class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews):
         month = grid_month(request.GET.get("month"))
         channel = self._channel(request.GET.get("channel"), prop)
         grid = ari_grid_read(prop, first=month, last=month_end(month), channel=channel)
+        ari_grid_hub(grid)
         months = grid_months()
         can_edit = self.has_change_permission(request, prop)
         query = {"channel": channel.pk} if channel else {}
@@ -126,6 +139,10 @@ class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews):
             channels=list(open_channels(prop)),
             can_edit=can_edit,
             column_count=len(grid.days) + 1,
+            hub_log_url=self._hub_log_url(request),
+            hub_url=reverse("admin:integration_property_ari_hub", args=[prop.pk])
+            + "?"
+            + urlencode({"month": month.strftime("%Y-%m"), **query}),
             cell_url=reverse("admin:integration_property_ari_cell", args=[prop.pk]),
             bulk_url=reverse("admin:integration_property_ari_bulk", args=[prop.pk])
             + "?"
@@ -138,6 +155,32 @@ class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews):
             export_to=month_end(month).isoformat(),
         )
         return TemplateResponse(request, "admin/integration/property/ari_calendar.html", context)
+
+    def _hub_log_url(self, request):
+        """The log of exchanges with the hub, for those who may read it ("" for the others)."""
+        if request.user.has_perm("integration.view_syncattempt"):
+            return reverse("admin:integration_syncattempt_changelist")
+        return ""
+
+    def calendar_hub_view(self, request, object_id):
+        """GET ?month=YYYY-MM[&channel=]: where the month's rows stand with the hub, as JSON for the
+        calendar's refresh: {"rows": {box id: {"status", "html"}}, "unsent": [cell ids], "waiting": bool}
+        (two queries for the standing, whatever the rows)."""
+        prop = self.page_property(request, object_id, edit=False)
+        month = grid_month(request.GET.get("month"))
+        channel = self._channel(request.GET.get("channel"), prop)
+        log_url = self._hub_log_url(request)
+        availability = "al" if channel is None else "cap"
+        rows, unsent, waiting = {}, [], False
+        for (kind, object_id_), standing in ari_hub_standing(prop, first=month, last=month_end(month)).items():
+            prefix = "rp" if kind == ResourceKind.ARI_RATES else availability
+            rows[f"hub-{prefix}-{object_id_}"] = {
+                "status": standing.status,
+                "html": str(hub_badge(standing, log_url=log_url)),
+            }
+            unsent.extend(cell_key(prefix, object_id_, day) for span in standing.unsent for day in span.days())
+            waiting = waiting or standing.waiting
+        return JsonResponse({"rows": rows, "unsent": unsent, "waiting": waiting})
 
     def calendar_cell_view(self, request, object_id):
         """POST one cell; answers JSON: {"ok": true, "cells": {id: html}} with every cell of the room type
@@ -162,6 +205,7 @@ class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews):
             grid = ari_grid_read(
                 prop, first=data["date"], last=data["date"], channel=data["channel"], room_type_ids=[room_type_id]
             )
+            ari_grid_hub(grid)
             return render_ari_cells(grid, can_edit=True)
 
         try:

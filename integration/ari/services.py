@@ -132,6 +132,51 @@ class AriPlan:
         return hashlib.sha256(json.dumps(cells).encode()).hexdigest()
 
 
+@dataclass(frozen=True)
+class DerivedPrice:
+    """A package plan's price on one day that follows its standalone rate: what guests pay now and after
+    the edit (None: the standalone plan has no rate that day yet)."""
+
+    rate_plan_id: int
+    date: datetime.date
+    difference: int
+    before: int | None
+    after: int | None
+
+
+def ari_derived_prices(plan, *, channel=None):
+    """The package prices that move with the standalone rates plan changes, in one query: the packages of
+    the same room types and days that keep their difference (those the edit itself prices are its cells).
+    A channel's own standalone rates move no package price (they stand on the common rate)."""
+    if channel is not None:
+        return []
+    moves = {(c.target.room_type_id, c.date): (c.old, c.new) for c in plan.changed if c.field == "rate"}
+    if not moves:
+        return []
+    priced = {c.target.pk for c in plan.changes if c.field == "rate_modify"}
+    dates = [day for _room_type, day in moves]
+    rows = (
+        RatePlanDay.objects.filter(
+            rate_plan__room_type__in={room_type for room_type, _day in moves},
+            rate_plan__model__type=RatePlanType.PACKAGE,
+            date__gte=min(dates),
+            date__lte=max(dates),
+            rate_modify__isnull=False,
+        )
+        .exclude(rate_plan__in=priced)
+        .order_by("date", "rate_plan_id")
+        .values_list("rate_plan_id", "rate_plan__room_type_id", "date", "rate_modify")
+    )
+    derived = []
+    for plan_id, room_type_id, day, difference in rows:
+        move = moves.get((room_type_id, day))
+        if move is None:
+            continue
+        before, after = (None if base is None else base + difference for base in move)
+        derived.append(DerivedPrice(plan_id, day, difference, before, after))
+    return derived
+
+
 class AriStale(Exception):
     """The cells no longer hold the values the preview showed: plan is what the edit would do now."""
 
