@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC
 from pathlib import Path
 
-from bench.harness import BENCH_DIR, fresh_database, setup_django
+from bench.harness import BENCH_DIR, fresh_database, production_environment, setup_django
 
 CONCURRENCY = 16
 REQUESTS = 800  # of each kind, after a warm-up
@@ -139,33 +139,12 @@ def _free_port():
 def _start_gunicorn(connection, port, *, metrics=False):
     """gunicorn on the bench database, as production runs the web process (its config file included);
     metrics: with METRICS_ENABLED, its files under var/bench/metrics."""
-    from django.conf import settings
-
-    database = connection.settings_dict
-    if connection.vendor == "postgresql":
-        url = f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
-    else:
-        url = f"sqlite:///{database['NAME']}"
-    # Production mode, as production runs the web process: DEBUG off (its query log would add a cost
-    # per query), every required setting given. The cache is Redis when CACHE_URL names it.
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "bench.settings",
-        "DJANGO_DEBUG": "false",
-        "DJANGO_SECRET_KEY": "bench-only-secret-key-" + "x" * 40,
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-        "DJANGO_SECURE_SSL_REDIRECT": "false",
-        "DATABASE_URL": url,
-        "CACHE_URL": os.environ.get("CACHE_URL", "locmemcache://bench"),
-        "HUB_BASE_URL": settings.HUB_BASE_URL,
-        "HUB_API_TOKEN": settings.HUB_API_TOKEN,
-        "VENDOR_API_TOKEN": settings.VENDOR_API_TOKEN,
-        "VENDOR_API_SECRET": ",".join(settings.VENDOR_API_SECRETS),
-        "LOG_LEVEL": "WARNING",
-        "METRICS_ENABLED": "true" if metrics else "false",
-        "METRICS_TOKEN": "bench-metrics-token-0123456789",
-        "METRICS_DIR": str(BENCH_DIR / "metrics"),
-    }
+    env = production_environment(
+        connection,
+        METRICS_ENABLED="true" if metrics else "false",
+        METRICS_TOKEN="bench-metrics-token-0123456789",  # noqa: S106 (a bench-only token)
+        METRICS_DIR=str(BENCH_DIR / "metrics"),
+    )
     server = subprocess.Popen(  # noqa: S603
         [
             sys.executable,

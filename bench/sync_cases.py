@@ -101,10 +101,11 @@ def create_property(n):
     return prop
 
 
-def create_content(prop):
-    """ROOM_TYPES room types, the RATE_PLAN_MODELS, and a rate plan for each room type under each model,
-    all with Korean texts; returns them, parents first."""
-    room_types = RoomType.objects.bulk_create(
+def create_content(prop, *, room_types=ROOM_TYPES, model_texts=RATE_PLAN_MODELS):
+    """room_types room types, the rate plan models of model_texts (vendor id, Korean name, description),
+    and a rate plan for each room type under each model, all with Korean texts; returns them, parents
+    first."""
+    rooms = RoomType.objects.bulk_create(
         RoomType(
             property=prop,
             vendor_id=f"room-{i:02d}",
@@ -120,15 +121,15 @@ def create_content(prop):
             details={"room": 1, "bathroom": 1},
             double_beds=1,
         )
-        for i in range(ROOM_TYPES)
+        for i in range(room_types)
     )
     RoomTypeTranslation.objects.bulk_create(
         RoomTypeTranslation(room_type=room, locale="ko-KR", name=f"온돌 디럭스 {i}호", description=ROOM_DESCRIPTION)
-        for i, room in enumerate(room_types)
+        for i, room in enumerate(rooms)
     )
     RoomTypePhoto.objects.bulk_create(
         RoomTypePhoto(room_type=room, url=f"https://img.example.com/{prop.vendor_id}/{room.vendor_id}/{i}.jpg", order=i)
-        for room in room_types
+        for room in rooms
         for i in range(3)
     )
     models = RatePlanModel.objects.bulk_create(
@@ -140,18 +141,18 @@ def create_content(prop):
             breakfast=i > 0,
             refundable=i < 2,
         )
-        for i, (vendor_id, _name, _description) in enumerate(RATE_PLAN_MODELS)
+        for i, (vendor_id, _name, _description) in enumerate(model_texts)
     )
     RatePlanModelTranslation.objects.bulk_create(
         RatePlanModelTranslation(model=model, locale="ko-KR", name=name, description=description)
-        for model, (_vendor_id, name, description) in zip(models, RATE_PLAN_MODELS, strict=True)
+        for model, (_vendor_id, name, description) in zip(models, model_texts, strict=True)
     )
     plans = RatePlan.objects.bulk_create(
         RatePlan(property=prop, room_type=room, model=model, vendor_id=f"{room.vendor_id}-{model.vendor_id}")
-        for room in room_types
+        for room in rooms
         for model in models
     )
-    return [*room_types, *models, *plans]
+    return [*rooms, *models, *plans]
 
 
 def wire_bytes(body):

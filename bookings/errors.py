@@ -4,6 +4,7 @@ each with its code, the contract's exact English text and its HTTP status. The A
 
 from dataclasses import dataclass
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 
@@ -15,7 +16,7 @@ class ApiError:
     code: str
     message: str
     status: int
-    label: str
+    label: str | Promise
 
 
 SYSTEM_ERROR = ApiError("1000", "An error occurred during system processing", 500, _("System error"))

@@ -185,7 +185,11 @@ CELERY_TASK_IGNORE_RESULT = True
 # for (README, "Queues and time limits"): Procfile's `worker` takes hub and bookings, `bulk` the rest.
 # Routed by task name (core.queue's send_task honours the routes); a task named nowhere goes to bulk.
 TASK_QUEUES_BY_NAME = {
-    "hub": ["integration.sync.tasks.sync_resource_task", "integration.sync.tasks.sync_sweeper_task"],
+    "hub": [
+        "integration.sync.tasks.sync_resource_task",
+        "integration.sync.tasks.sync_sweeper_task",
+        "integration.sync.tasks.sync_switch_publish_task",
+    ],
     "bookings": [
         "bookings.tasks.booking_notify_task",
         "bookings.tasks.booking_email_send_task",
@@ -383,6 +387,9 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
+# Quiet: no "AXES: BEGIN ..." banner at every manage.py, worker or web start, and the failure and lockout
+# lines name only what is counted (user name, address), not the browser's user agent too.
+AXES_VERBOSE = False
 #: Proxies in front of the web server that append the client's address to X-Forwarded-For (the load
 #: balancer in production): the lockout per address counts the address the nearest one saw.
 PROXY_COUNT = env.int("DJANGO_PROXY_COUNT", default=0 if DEBUG else 1)

@@ -36,6 +36,26 @@ def publish(task_name, args=(), *, kwargs=None, countdown=None):
     return True
 
 
+def publish_many(task_name, args_list):
+    """Send a message for task_name(*args) for each args of args_list now, in order, over one broker
+    connection. Returns how many the broker took: it stops at the first refusal (logged), leaving the
+    rest to the caller's sweeper."""
+    global _broker_paused_until
+    if time.monotonic() < _broker_paused_until:
+        logger.warning("not queued while the broker is down: %d messages of %s", len(args_list), task_name)
+        return 0
+    sent = 0
+    try:
+        with current_app.producer_or_acquire() as producer:
+            for args in args_list:
+                current_app.send_task(task_name, args=list(args), producer=producer)
+                sent += 1
+    except Exception:  # the broker is down or refused a message: the callers' records stay to be swept
+        _broker_paused_until = time.monotonic() + BROKER_PAUSE_SECONDS
+        logger.warning("could queue only %d of %d messages of %s", sent, len(args_list), task_name, exc_info=True)
+    return sent
+
+
 def queue_after_commit(task_name, *args, kwargs=None, countdown=None, on_failure=None):
     """Queue task_name(*args) once the caller's transaction commits (nothing if it rolls back; at once
     outside a transaction). on_failure() runs when the broker could not take the message, so that the

@@ -6,9 +6,11 @@ standalone rate plan model, Korean texts) decide the items; what "rates and avai
 "license confirmed" mean exactly is OURS (README, "Going live"): ARI_HORIZON_DAYS and LICENSE_TYPES_REQUIRED.
 """
 
+import builtins
 import datetime
 from dataclasses import dataclass, field
 
+from django.db import models
 from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
@@ -44,7 +46,7 @@ LICENSE_TYPES_REQUIRED = (LicenseType.PERMIT, LicenseType.BUSINESS)
 #: At most this many objects are named (and linked) in one item's reason; the others are counted.
 NAMED_MAX = 5
 
-_CONTENT_KINDS = (
+_CONTENT_KINDS: tuple[tuple[type[models.Model], str], ...] = (
     (Property, ResourceKind.PROPERTY),
     (RoomType, ResourceKind.ROOM_TYPE),
     (RatePlanModel, ResourceKind.RATE_PLAN_MODEL),
@@ -80,16 +82,16 @@ class Checklist:
     #: When the catalog the codes were checked against was fetched (None: never).
     catalog_fetched_at: datetime.datetime | None = None
 
-    @property
+    @builtins.property
     def passed(self):
         """Whether every item passes: the property may go live."""
         return all(item.passed for item in self.items)
 
-    @property
+    @builtins.property
     def passed_count(self):
         return sum(1 for item in self.items if item.passed)
 
-    @property
+    @builtins.property
     def failed(self):
         return [item for item in self.items if not item.passed]
 
@@ -237,7 +239,7 @@ def _synced_item(prop):
     )
     never = 0
     for model, kind in _CONTENT_KINDS:
-        objects = model.objects.filter(pk=prop.pk) if model is Property else model.objects.filter(property=prop)
+        objects = model._default_manager.filter(**({"pk": prop.pk} if model is Property else {"property": prop}))
         never += objects.exclude(pk__in=SyncState.objects.filter(kind=kind).values("object_id")).count()
     failed, pending = by_status.get(SyncStatus.FAILED, 0), by_status.get(SyncStatus.PENDING, 0)
     states_url = "integration_syncstate_changelist"

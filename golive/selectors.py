@@ -65,20 +65,20 @@ class PropertyHealth:
 
 def _object_names(states):
     """{(kind, object_id): (name, admin URL)} of the states' objects: one query per kind present."""
-    ids_by_kind = {}
+    ids_by_kind: dict[str, set[int]] = {}
     for state in states:
         ids_by_kind.setdefault(state.kind, set()).add(state.object_id)
     names = {}
     for kind, ids in ids_by_kind.items():
         model = RESOURCES[kind].model
-        has_vendor_id = any(model_field.name == "vendor_id" for model_field in model._meta.fields)
         opts = model._meta
         for obj in model._default_manager.filter(pk__in=ids).order_by():
             try:
                 url = reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[obj.pk])
             except NoReverseMatch:
                 url = ""
-            label = obj.vendor_id if has_vendor_id else f"#{obj.pk}"
+            # Models without a vendor id (license requests, say) are named by their number.
+            label = getattr(obj, "vendor_id", f"#{obj.pk}")
             names[kind, obj.pk] = (label, url)
     return names
 

@@ -31,6 +31,9 @@ class LicenseResource(Resource):
     def parents(self, obj):
         return [(ResourceKind.PROPERTY, obj.property)]
 
+    def children(self, state):
+        return None  # nothing waits for it
+
     def plan(self, state, obj, *, full):
         if state.known_to_hub or obj.hub_id is not None:
             return Plan([])

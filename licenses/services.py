@@ -125,7 +125,8 @@ def license_requests_retry(*, license_requests):
 
 def _list_all(client, prop):
     """Every request the hub lists for the property, newest first (all pages)."""
-    items, offset = [], 0
+    items: list[dict] = []
+    offset = 0
     while True:
         page = client.call(
             endpoints.LICENSE_LIST,

@@ -30,7 +30,7 @@ class DateRange:
 
 def merge_ranges(ranges):
     """Ranges merged where they overlap or touch, in date order."""
-    merged = []
+    merged: list[DateRange] = []
     for current in sorted(ranges):
         if merged and current.start <= merged[-1].end + datetime.timedelta(days=1):
             merged[-1] = DateRange(merged[-1].start, max(merged[-1].end, current.end))

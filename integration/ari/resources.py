@@ -4,7 +4,11 @@ entry, split at the contract's entry limit."""
 
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
 from typing import Any
+
+from django.db.models import Q
 
 from ..channels.selectors import open_channel_ids
 from ..content.choices import RatePlanType
@@ -30,6 +34,9 @@ class AriResource(Resource):
     def parents(self, obj):
         # The hub must know the rate plan or room type itself first.
         return [(self.parent_kind, obj)]
+
+    def children(self, state):
+        return None  # nothing waits for rates or availability
 
     def describe(self, obj):
         return "/".join(path_params(obj).values())
@@ -89,22 +96,21 @@ def rate_plan_push_values(rate_plan, ranges):
     [(date, {...})] and each channel's as {channel_id: [(date, {...})]}; a channel without an override
     on a day sells at the common value."""
     field_name = "rate_modify" if rate_plan.model.type == RatePlanType.PACKAGE else "rate"
-    dates = [day for date_range in ranges for day in date_range.days()]
     common = {}
-    for day in RatePlanDay.objects.filter(rate_plan=rate_plan, date__in=dates).order_by("date"):
-        values = {"business_day": day.business_day}
-        if getattr(day, field_name) is not None:
-            values[field_name] = getattr(day, field_name)
-        common[day.date] = values
+    # Tuples, not model instances: a year of a rate plan is 365 rows per send.
+    days = RatePlanDay.objects.filter(_within(ranges), rate_plan=rate_plan).order_by("date")
+    for date, business_day, value in days.values_list("date", "business_day", field_name):
+        common[date] = (
+            {"business_day": business_day} if value is None else {"business_day": business_day, field_name: value}
+        )
     channels = defaultdict(list)
     # Only the channels open for the property get their own values; others' wait until they open.
     overrides = ChannelRateDay.objects.filter(
-        rate_plan=rate_plan, date__in=dates, channel__channel_id__in=open_channel_ids(rate_plan.property)
-    ).select_related("channel")
-    channel_ids = {override.channel.channel_id for override in overrides}
-    by_day = {(o.channel.channel_id, o.date): getattr(o, field_name) for o in overrides}
-    for channel_id in sorted(channel_ids):
-        for day in dates:
+        _within(ranges), rate_plan=rate_plan, channel__channel_id__in=open_channel_ids(rate_plan.property)
+    ).values_list("channel__channel_id", "date", field_name)
+    by_day = {(channel_id, date): value for channel_id, date, value in overrides}
+    for channel_id in sorted({channel_id for channel_id, _date in by_day}):
+        for day in _days(ranges):
             value = by_day.get((channel_id, day))
             if value is None:
                 value = common.get(day, {}).get(field_name)
@@ -116,21 +122,27 @@ def rate_plan_push_values(rate_plan, ranges):
 def room_type_push_values(room_type, ranges):
     """The available rooms of room_type on the days of ranges, common and per channel (a cap above what
     is left sells only what is left), in the same shape as rate_plan_push_values."""
-    dates = [day for date_range in ranges for day in date_range.days()]
-    common = {
-        day.date: {"count": day.available}
-        for day in RoomTypeDay.objects.filter(room_type=room_type, date__in=dates).order_by("date")
-    }
+    days = RoomTypeDay.objects.filter(_within(ranges), room_type=room_type).order_by("date")
+    common = {date: {"count": available} for date, available in days.values_list("date", "available")}
     caps = ChannelAvailDay.objects.filter(
-        room_type=room_type, date__in=dates, channel__channel_id__in=open_channel_ids(room_type.property)
-    ).select_related("channel")
-    by_day = {(cap.channel.channel_id, cap.date): cap.cap for cap in caps}
+        _within(ranges), room_type=room_type, channel__channel_id__in=open_channel_ids(room_type.property)
+    ).values_list("channel__channel_id", "date", "cap")
+    by_day = {(channel_id, date): cap for channel_id, date, cap in caps}
     channels = defaultdict(list)
-    for channel_id in sorted({cap.channel.channel_id for cap in caps}):
-        for day in dates:
+    for channel_id in sorted({channel_id for channel_id, _date in by_day}):
+        for day in _days(ranges):
             left = common.get(day, {}).get("count")
             if left is None:
                 continue
             cap = by_day.get((channel_id, day))
             channels[channel_id].append((day, {"count": left if cap is None else min(cap, left)}))
     return sorted(common.items()), dict(channels)
+
+
+def _within(ranges):
+    """The days of ranges as a filter: one BETWEEN per range, not a list of every day (731 for a year)."""
+    return reduce(or_, (Q(date__range=(date_range.start, date_range.end)) for date_range in ranges))
+
+
+def _days(ranges):
+    return (day for date_range in ranges for day in date_range.days())

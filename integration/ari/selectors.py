@@ -98,7 +98,7 @@ def ari_change_cells(change_sets, *, cells=None, limit=CHANGE_CELLS_SHOWN):
     numbered = numbered.annotate(
         position=Window(RowNumber(), partition_by=[F("change_set_id")], order_by=[F("pk").asc()])
     ).filter(position__lte=limit)
-    shown = {}
+    shown: dict[int, list[AriCellChange]] = {}
     for cell in numbered.select_related(
         "rate_plan__model", "rate_plan__room_type", "room_type", "channel"
     ).prefetch_related(

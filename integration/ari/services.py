@@ -5,7 +5,7 @@ per screen action), and the dirty ranges that the sync to the hub picks up."""
 import datetime
 import hashlib
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -117,10 +117,7 @@ class AriPlan:
     @property
     def hub_requests(self):
         """(target, number of days) for each rate plan or room type whose values change."""
-        days = defaultdict(int)
-        for change in self.changed:
-            days[change.target] += 1
-        return list(days.items())
+        return list(Counter(change.target for change in self.changed).items())
 
     def fingerprint(self):
         """A digest of every cell's current and new value: what a preview showed. The apply compares it
@@ -172,6 +169,7 @@ def ari_derived_prices(plan, *, channel=None):
         move = moves.get((room_type_id, day))
         if move is None:
             continue
+        assert difference is not None  # the query keeps only packages with a difference
         before, after = (None if base is None else base + difference for base in move)
         derived.append(DerivedPrice(plan_id, day, difference, before, after))
     return derived
@@ -409,6 +407,7 @@ def _rate_changes(edit, dates):
     base_before = standalone_rates({plan.room_type_id for plan in plans}, min(dates), max(dates)) if dates else {}
     base_after = dict(base_before)
     changes = []
+    existing: dict[tuple[int, datetime.date], RatePlanDay | ChannelRateDay]
     if edit.channel is None:
         existing = {
             (day.rate_plan_id, day.date): day for day in RatePlanDay.objects.filter(rate_plan__in=plans, date__in=dates)
@@ -424,7 +423,8 @@ def _rate_changes(edit, dates):
         for day in dates:
             row = existing.get((plan.pk, day))
             if edit.operation in (Operation.OPEN, Operation.CLOSE):
-                old = row.business_day if row else None
+                # Only our own days open and close (validated: no channel), so row is a RatePlanDay or None.
+                old = row.business_day if isinstance(row, RatePlanDay) else None
                 changes.append(CellChange(plan, day, "business_day", old, edit.operation == Operation.OPEN))
                 continue
             old = getattr(row, field_name) if row else None
@@ -487,12 +487,12 @@ def _availability_changes(edit, dates):
                     ) % {"count": booked}
                 changes.append(change)
         return changes
-    existing = {
+    caps = {
         (day.room_type_id, day.date): day.cap
         for day in ChannelAvailDay.objects.filter(room_type__in=room_types, date__in=dates, channel=edit.channel)
     }
     return [
-        CellChange(room_type, day, "cap", existing.get((room_type.pk, day)), edit.value)
+        CellChange(room_type, day, "cap", caps.get((room_type.pk, day)), edit.value)
         for room_type in room_types
         for day in dates
     ]
@@ -542,15 +542,15 @@ def _write_rates(edit, changes):
             rows, update_conflicts=True, unique_fields=["rate_plan", "date"], update_fields=fields, batch_size=1000
         )
         return
-    rows = [
+    channel_rows = [
         ChannelRateDay(rate_plan=change.target, channel=edit.channel, date=change.date, **{change.field: change.new})
         for change in changes
         if change.field != "business_day"
     ]
     fields = sorted({change.field for change in changes if change.field != "business_day"})
-    if rows:
+    if channel_rows:
         ChannelRateDay.objects.bulk_create(
-            rows,
+            channel_rows,
             update_conflicts=True,
             unique_fields=["rate_plan", "channel", "date"],
             update_fields=fields,

@@ -38,7 +38,7 @@ PATH_SEPARATOR = " \u203a "
 
 def _walk(nodes):
     """Every node of a tree with the codes of its path from the top-level node: (node, (code, ...))."""
-    stack = [(node, ()) for node in reversed(nodes)]
+    stack: list[tuple[dict, tuple[str, ...]]] = [(node, ()) for node in reversed(nodes)]
     while stack:
         node, parents = stack.pop()
         path = (*parents, node["code"])
@@ -94,7 +94,8 @@ class Catalog:
         return [(label, list(options)) for label, options in self._choices[group, korean]]
 
     def _build_choices(self, group, korean):
-        below = {}  # top-level code -> the options of every code under it, in catalog order
+        # top-level code -> the options of every code under it, in catalog order
+        below: dict[str, list[tuple[str, str]]] = {}
         for code, path in self.paths.get(group, {}).items():
             if len(path) > 1:
                 below.setdefault(path[0], []).append((code, self._label(group, code)))

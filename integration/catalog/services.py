@@ -43,6 +43,7 @@ def _problem_in_nodes(nodes, path):
 
 def _validated_data(answer):
     """The "data" object of a GET /meta answer; raises CatalogInvalid naming the first shape problem."""
+    problem: str | None
     if not isinstance(answer, dict) or not isinstance(answer.get("data"), dict):
         problem = _('the answer is not an object with a "data" object')
     else:

@@ -41,6 +41,9 @@ class ChannelRequestResource(Resource):
     def parents(self, obj):
         return [(ResourceKind.PROPERTY, obj.property)]
 
+    def children(self, state):
+        return None  # nothing waits for it
+
     def describe(self, obj):
         return f"{obj.property.vendor_id}/{obj.channel.channel_id}"
 

@@ -4,12 +4,13 @@ what changed (merge-patch)."""
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.db.models import Exists, Q
 from django.utils.translation import gettext_lazy as _
 
 from ..catalog.selectors import hub_codes_read
 from ..hub import endpoints, payloads
 from ..sync.models import ResourceKind
-from ..sync.resources import Call, Plan, PlanError, Resource, register
+from ..sync.resources import Call, Plan, PlanError, Resource, kinds_of_rank, register
 from .choices import Locale, RatePlanType
 from .models import Property, RatePlan, RatePlanModel, RoomType
 
@@ -29,6 +30,13 @@ class ContentResource(Resource):
 
     def blocked(self, obj):
         return standalone_missing(obj)
+
+    def children(self, state):
+        if self.kind == ResourceKind.PROPERTY:
+            return super().children(state)  # all of the property's next rank waits for the property
+        others = [kind for kind in kinds_of_rank(self.rank + 1) if kind not in _NAMED_CHILDREN]
+        children = content_children(state)
+        return children | Q(property_id=state.property_id, kind__in=others) if others else children
 
     def describe(self, obj):
         return "/".join(path_params(obj).values())
@@ -102,6 +110,35 @@ def content_parents(obj):
     if standalone is not None and standalone.pk != model.pk:
         parents.append((ResourceKind.RATE_PLAN_MODEL, standalone))
     return parents
+
+
+def content_children(state):
+    """The rows that wait for a room type, rate plan model or rate plan (Resource.children): a room
+    type's rate plans and availability, a model's rate plans (and a standalone model's package models),
+    a rate plan's rates and business days."""
+    kind, object_id = state.kind, state.object_id
+    if kind == ResourceKind.ROOM_TYPE:
+        plans = RatePlan.objects.filter(room_type_id=object_id).values("pk")
+        availability = Q(kind=ResourceKind.ARI_AVAILS, object_id=object_id)
+        return Q(kind=ResourceKind.RATE_PLAN, object_id__in=plans) | availability
+    if kind == ResourceKind.RATE_PLAN_MODEL:
+        plans = RatePlan.objects.filter(model_id=object_id).values("pk")
+        is_standalone = Exists(RatePlanModel.objects.filter(pk=object_id, type=RatePlanType.STANDALONE))
+        packages = RatePlanModel.objects.filter(is_standalone, property_id=state.property_id, type=RatePlanType.PACKAGE)
+        return Q(kind=ResourceKind.RATE_PLAN, object_id__in=plans) | Q(
+            kind=ResourceKind.RATE_PLAN_MODEL, object_id__in=packages.values("pk")
+        )
+    return Q(kind=ResourceKind.ARI_RATES, object_id=object_id)
+
+
+#: The kinds content_children names exactly; other areas' kinds (channel settings and mappings, which
+#: wait for the room types and rate plans they name) are released by property, as they are few.
+_NAMED_CHILDREN = {
+    ResourceKind.RATE_PLAN,
+    ResourceKind.RATE_PLAN_MODEL,
+    ResourceKind.ARI_AVAILS,
+    ResourceKind.ARI_RATES,
+}
 
 
 def _standalone_model(model):

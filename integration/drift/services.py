@@ -242,7 +242,7 @@ def drift_resend(*, check, difference_ids=None):
             chosen = rows.filter(pk__in=difference_ids).values("state_id")
             rows = rows.filter(state_id__in=chosen)
         rows = list(rows)
-        by_state = {}
+        by_state: dict[int, tuple[SyncState, list[DriftDifference]]] = {}
         for row in rows:
             by_state.setdefault(row.state_id, (row.state, []))[1].append(row)
         for state, state_rows in by_state.values():

@@ -9,7 +9,7 @@ what we no longer hold as the contract says (see "Clearing a field at the hub" b
 
 import contextlib
 import re
-from datetime import datetime
+from datetime import date, datetime
 from urllib.parse import urlsplit, urlunsplit
 
 from django.utils.encoding import iri_to_uri
@@ -256,7 +256,7 @@ MAX_ARI_ENTRIES = 1000
 def ari_runs(day_values):
     """[(date, values)] in date order as range entries: runs of consecutive days with equal values
     travel as one {"from", "to", **values}."""
-    entries = []
+    entries: list[tuple[list[date], dict]] = []
     for day, values in day_values:
         last = entries[-1] if entries else None
         if last and last[1] == values and (day - last[0][1]).days == 1:
@@ -276,7 +276,7 @@ def build_ari_bodies(section, common, channels):
     for start in range(0, len(entries), MAX_ARI_ENTRIES):
         chunk = entries[start : start + MAX_ARI_ENTRIES]
         body = {section: [entry for channel_id, entry in chunk if channel_id is None]}
-        per_channel = {}
+        per_channel: dict[str, list[dict]] = {}
         for channel_id, entry in chunk:
             if channel_id is not None:
                 per_channel.setdefault(channel_id, []).append(entry)

@@ -48,8 +48,9 @@ def name_subjects(states):
     return states
 
 
-class NamedSubjectsMixin:
-    """Lists and pages of sync states (or of rows with a state) that name the states' objects."""
+class NamedSubjectsMixin(admin.ModelAdmin):
+    """Lists and pages of sync states (or of rows with a state) that name the states' objects; put it
+    before the other ModelAdmin bases."""
 
     #: How a listed row reaches its sync state; "" for the states themselves.
     state_path = ""
@@ -94,12 +95,12 @@ class SyncStateAdmin(NamedSubjectsMixin, ReadOnlyAdminMixin, PropertyScopedAdmin
     list_filter = ["status", "kind", "environment", ("property", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["property"]
     actions = ["send_now", "retry_failed"]
-    fields = [
+    readonly_fields = (
         "subject",
         *(name for name in (field.name for field in SyncState._meta.fields) if name not in ("id", "acked_body")),
         "acked_body_text",
-    ]
-    readonly_fields = fields
+    )
+    fields = readonly_fields
 
     @admin.display(description=_("object"))
     def subject(self, state):
@@ -146,7 +147,7 @@ class SyncAttemptAdmin(NamedSubjectsMixin, ReadOnlyAdminMixin, PropertyScopedAdm
     list_select_related = ["property", "state"]
     search_fields = ["path", "hub_message"]
     date_hierarchy = "created_at"
-    fields = [
+    readonly_fields = (
         "created_at",
         "property",
         "subject",
@@ -157,8 +158,8 @@ class SyncAttemptAdmin(NamedSubjectsMixin, ReadOnlyAdminMixin, PropertyScopedAdm
         "hub_message",
         "duration_ms",
         "body",
-    ]
-    readonly_fields = fields
+    )
+    fields = readonly_fields
 
     @admin.display(description=_("object"), ordering="state__kind")
     def subject(self, attempt):

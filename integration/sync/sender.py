@@ -5,10 +5,13 @@ import enum
 import logging
 import random
 from datetime import timedelta
+from functools import reduce
+from operator import or_
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db.models import F, Q
+from django.db import connection
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -18,7 +21,7 @@ from ..hub.client import HubError, HubHTTPError, HubUnavailable, get_hub_client
 from ..hub.payloads import redact_body
 from .choices import SyncStatus
 from .models import SyncAttempt, SyncState
-from .outbox import sync_queue, sync_state_ensure
+from .outbox import sync_queue, sync_queue_waiting, sync_state_ensure
 from .resources import RESOURCES, PlanError
 
 logger = logging.getLogger(__name__)
@@ -95,16 +98,26 @@ def sync_send(state_id, *, full=False, schedule=True, client=None, owner=None):
         outcome = _send(state_id, full=full, schedule=schedule, client=client)
         return outcome
     finally:
-        SyncState.objects.filter(pk=state_id).update(lease_until=None, lease_owner=None)
-        changed_meanwhile = SyncState.objects.filter(
-            pk=state_id, status=SyncStatus.PENDING, version__gt=F("sent_version")
-        ).exists()
+        changed_meanwhile = _release(state_id)
         if schedule and outcome in (Outcome.SENT, Outcome.UNCHANGED) and changed_meanwhile:
             sync_queue(state_id, force=True)
 
 
+def _release(state_id):
+    """End the lease on the row; returns whether the resource changed while it was being sent (one
+    statement, as every send runs it)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {SyncState._meta.db_table} SET lease_until = NULL, lease_owner = NULL"  # noqa: S608
+            " WHERE id = %s RETURNING status = %s AND version > sent_version",
+            [state_id, SyncStatus.PENDING],
+        )
+        row = cursor.fetchone()
+    return bool(row and row[0])
+
+
 def _send(state_id, *, full, schedule, client):
-    state = SyncState.objects.filter(pk=state_id).first()
+    state = SyncState.objects.filter(pk=state_id).order_by().first()
     if state is None:
         return Outcome.GONE
     if state.status == SyncStatus.FAILED and not full:
@@ -119,7 +132,7 @@ def _send(state_id, *, full, schedule, client):
     blocked = resource.blocked(obj)
     if blocked:
         return _wait(state, blocked)
-    missing = [(kind, parent) for kind, parent in resource.parents(obj) if not _known_to_hub(kind, parent)]
+    missing = _unknown_to_hub(resource.parents(obj))
     if missing:
         if schedule:
             for _kind, parent in missing:
@@ -135,7 +148,7 @@ def _send(state_id, *, full, schedule, client):
         # The hub the row's knowledge is of: a switch moves every row to the new one before queueing it.
         client = client or get_hub_client(state.environment)
         plan = resource.plan(state, obj, full=full)
-        responses = [_exchange(state, client, call) for call in plan.calls]
+        responses = [_exchange(state, client, call, renew=index > 0) for index, call in enumerate(plan.calls)]
     except PlanError as exc:
         _mark_failed(state, HubError(str(exc)))
         return Outcome.FAILED
@@ -148,13 +161,14 @@ def _send(state_id, *, full, schedule, client):
         _mark_failed(state, exc)
         return Outcome.FAILED
 
-    if not _same_hub(state).exists():
-        # A switch to another hub came while this was sent: the row starts over there; this answer is
-        # the old hub's and is not kept.
-        return Outcome.MOVED
+    # A switch to another hub came while this was sent: the row starts over there; this answer is the old
+    # hub's and is not kept. What the plan records of the answer is in place before the row reads synced.
     if plan.on_done:
+        if not _same_hub(state).exists():
+            return Outcome.MOVED
         plan.on_done(responses)
-    _mark_synced(state, version, plan.acked_body)
+    if not _mark_synced(state, version, plan.acked_body):
+        return Outcome.MOVED
     if not was_known and schedule:
         _queue_waiting_children(state)
     return Outcome.SENT if plan.calls else Outcome.UNCHANGED
@@ -167,8 +181,13 @@ def _wait(state, message):
     return Outcome.WAITING
 
 
-def _known_to_hub(kind, obj):
-    return SyncState.objects.filter(kind=kind, object_id=obj.pk, known_to_hub=True).exists()
+def _unknown_to_hub(parents):
+    """The (kind, object) pairs of parents that the hub does not know yet, read in one query."""
+    if not parents:
+        return []
+    rows = reduce(or_, (Q(kind=kind, object_id=parent.pk) for kind, parent in parents))
+    known = set(SyncState.objects.filter(rows, known_to_hub=True).order_by().values_list("kind", "object_id"))
+    return [(kind, parent) for kind, parent in parents if (kind, parent.pk) not in known]
 
 
 def _same_hub(state):
@@ -176,12 +195,14 @@ def _same_hub(state):
     return SyncState.objects.filter(pk=state.pk, environment=state.environment)
 
 
-def _exchange(state, client, call):
+def _exchange(state, client, call, *, renew=True):
     """One call to the hub, recorded as an attempt whatever its result; a 409 turns into call.if_exists,
-    a 404 into call.if_missing."""
+    a 404 into call.if_missing. renew: extend the lease first (not before the first call: the claim has
+    just taken it)."""
     path = call.endpoint.path(**call.params)
-    # The lease covers one call: a plan of several calls renews it before each.
-    SyncState.objects.filter(pk=state.pk).update(lease_until=timezone.now() + lease_duration())
+    if renew:
+        # The lease covers one call: a plan of several calls renews it before each.
+        SyncState.objects.filter(pk=state.pk).update(lease_until=timezone.now() + lease_duration())
     try:
         response = client.call(call.endpoint, path_params=call.params, body=call.body)
     except HubError as exc:
@@ -219,20 +240,21 @@ def _record(state, call, path, status, message, outcome, duration_ms):
 
 
 def _mark_synced(state, version, body):
-    """The hub holds body: synced, unless the resource changed again while it was being sent."""
-    now = timezone.now()
-    fields = {
-        "acked_body": body,
-        "known_to_hub": True,
-        "sent_version": version,
-        "last_error": "",
-        "last_status_code": None,
-        "failures": 0,
-        "last_synced_at": now,
-        "next_attempt_at": None,
-    }
-    _same_hub(state).filter(version=version).update(status=SyncStatus.SYNCED, pending_since=None, **fields)
-    _same_hub(state).exclude(version=version).update(**fields)
+    """The hub holds body: synced, unless the resource changed again while it was being sent (one
+    statement). Returns False, changing nothing, when a switch moved the row to another hub meanwhile."""
+    unchanged = Q(version=version)
+    return _same_hub(state).update(
+        status=Case(When(unchanged, then=Value(SyncStatus.SYNCED)), default=F("status")),
+        pending_since=Case(When(unchanged, then=None), default=F("pending_since")),
+        acked_body=body,
+        known_to_hub=True,
+        sent_version=version,
+        last_error="",
+        last_status_code=None,
+        failures=0,
+        last_synced_at=timezone.now(),
+        next_attempt_at=None,
+    )
 
 
 def _schedule_retry(state, exc, schedule):
@@ -267,12 +289,9 @@ def _mark_failed(state, exc, *, message=None, failures=None):
 
 
 def _queue_waiting_children(state):
-    """The hub now knows this resource: send the next kinds down that are pending, and the pending ones
-    of its own kind that may wait for it (a property's package models wait for its standalone model);
-    each once: a child already queued by its other parent is not queued again."""
-    rank = RESOURCES[state.kind].rank
-    next_kinds = [kind for kind, resource in RESOURCES.items() if resource.rank == rank + 1]
-    pending = SyncState.objects.filter(property_id=state.property_id, status=SyncStatus.PENDING)
-    waiting = pending.filter(kind__in=next_kinds) | pending.filter(kind=state.kind, next_attempt_at__isnull=True)
-    for child_id in waiting.exclude(pk=state.pk).values_list("pk", flat=True):
-        sync_queue(child_id)
+    """The hub now knows this resource: queue the pending rows that wait for it (its kind says which), in
+    one statement whatever the size of the property; each once: a child already queued by its other
+    parent is not queued again."""
+    children = RESOURCES[state.kind].children(state)
+    if children is not None:
+        sync_queue_waiting(children & ~Q(pk=state.pk))

@@ -8,16 +8,19 @@ from django.utils.translation import gettext as _
 
 from core.audit import ADDITION, audit_record
 from core.jobs import job_queue
+from core.queue import publish_many
 
 from ..hub.environments import HubEnvironment, hub_address
 from ..hub.models import CONNECTION_PK, HubConnection, HubSwitch
 from .batch import sync_states_ensure_all
 from .choices import SyncStatus
 from .models import SyncState
-from .outbox import sync_queue
+from .outbox import SEND_TASK
 from .resources import RESOURCES
 from .signals import hub_switched
 
+#: The durable job that queues the switch's sends (sync_switch_publish), on the hub queue.
+PUBLISH_TASK = "integration.sync.tasks.sync_switch_publish_task"
 #: The new hub's code catalog is fetched right after a switch (the go-live checklist's first item and the
 #: code check of every send read it); queued by name, the sync engine knows no area.
 CATALOG_TASK = "integration.catalog.tasks.catalog_refresh_task"
@@ -32,8 +35,9 @@ def hub_environment_switch(*, to, user=None):
 
     Every resource gets an outbox row; every row of a kind that follows a switch (content, rates and
     availability), and every row the old hub never acknowledged, starts over against the new hub:
-    pending, no acknowledged body, so that the first send is a POST. The sends are queued after the
-    commit, parents first. The HubConnection row is locked, so that two switches never interleave.
+    pending, no acknowledged body, so that the first send is a POST, in one statement. The sends are
+    queued by a durable job after the commit (sync_switch_publish), not in the caller's request. The
+    HubConnection row is locked, so that two switches never interleave.
     """
     to = HubEnvironment(to)
     if not hub_address(to).configured:
@@ -47,12 +51,9 @@ def hub_environment_switch(*, to, user=None):
             raise SwitchRefused(_("The %(environment)s hub is already the active one.") % {"environment": to.label})
         sync_states_ensure_all()
         following = [kind for kind, resource in RESOURCES.items() if resource.follows_switch]
+        switch = HubSwitch.objects.create(from_environment=connection.environment, to_environment=to, switched_by=user)
         moving = SyncState.objects.filter(Q(kind__in=following) | Q(known_to_hub=False))
-        planned = sorted(
-            moving.values_list("kind", "property_id", "object_id", "pk"),
-            key=lambda row: (RESOURCES[row[0]].rank, *row),
-        )
-        moving.update(
+        switch.resources = moving.update(
             environment=to,
             status=SyncStatus.PENDING,
             pending_since=Now(),
@@ -65,17 +66,30 @@ def hub_environment_switch(*, to, user=None):
             failures=0,
             last_synced_at=None,
             next_attempt_at=None,
-            queued_at=None,
+            # Marked queued by this switch: its job publishes them, and the sweeper only once it is overdue.
+            queued_at=switch.switched_at,
         )
-        switch = HubSwitch.objects.create(
-            from_environment=connection.environment, to_environment=to, switched_by=user, resources=len(planned)
-        )
+        switch.save(update_fields=["resources"])
         audit_record(user=user, obj=switch, action=ADDITION)
         connection.environment = to
         connection.switched_at = switch.switched_at
         connection.save(update_fields=["environment", "switched_at"])
         job_queue(CATALOG_TASK)
         hub_switched.send(sender=HubSwitch, environment=to)
-        for *_row, state_id in planned:
-            sync_queue(state_id, force=True)
+        job_queue(PUBLISH_TASK, switch.pk)
     return switch
+
+
+def sync_switch_publish(switch_id):
+    """Queue the sends of the rows a switch moved and nothing has queued since, parents first, over one
+    broker connection; returns how many. A row the broker did not take stays marked queued by the switch,
+    for the sweeper once it is overdue."""
+    switch = HubSwitch.objects.get(pk=switch_id)
+    rows = SyncState.objects.filter(
+        environment=switch.to_environment, status=SyncStatus.PENDING, queued_at=switch.switched_at
+    )
+    planned = sorted(
+        rows.order_by().values_list("kind", "property_id", "object_id", "pk"),
+        key=lambda row: (RESOURCES[row[0]].rank, *row),
+    )
+    return publish_many(SEND_TASK, [(state_id,) for *_row, state_id in planned])

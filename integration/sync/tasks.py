@@ -6,8 +6,11 @@ one release); the outbox queues sync_resource_task by name (SEND_TASK) rather th
 
 from celery import shared_task
 
+from core.jobs import JobTask
+
 from .outbox import sync_attempts_purge, sync_sweep
 from .sender import send_time_limits, sync_send
+from .switch import sync_switch_publish
 
 _SEND_SOFT_LIMIT, _SEND_HARD_LIMIT = send_time_limits()
 
@@ -29,3 +32,9 @@ def sync_sweeper_task():
 def sync_attempts_purge_task():
     """Delete the hub sync log's attempts older than HUB_SYNC_LOG_DAYS."""
     sync_attempts_purge()
+
+
+@shared_task(base=JobTask, ignore_result=True)
+def sync_switch_publish_task(switch_id):
+    """Queue the sends of a switch of hub environment, parents first (a durable job the switch records)."""
+    sync_switch_publish(switch_id)

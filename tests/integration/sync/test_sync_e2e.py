@@ -219,8 +219,17 @@ def test_hub_content_fixture_syncs_in_parent_order(worker):
     task_postrun.disconnect(count)
     # Each waiting child is queued again once, by the parent the hub learnt of last; not by every one.
     assert len(tasks_run) <= 2 * 6
-    posts = [attempt.path for attempt in SyncAttempt.objects.filter(method="POST", status_code=200).order_by("id")]
-    assert posts[0] == "/gds/vendor/properties"
-    assert all(path.endswith("/rateplans") for path in posts[-2:])
+    posts = SyncAttempt.objects.filter(method="POST", status_code=200).order_by("id")
+    created = [(attempt.state.kind, attempt.state.object_id) for attempt in posts.select_related("state")]
+
+    def position(obj):
+        kind = outbox.KIND_OF_MODEL[type(obj)]
+        return created.index((kind, obj.pk))
+
+    # Each created after what it waits for: its property, room type and model, and the standalone model.
+    assert position(prop) == 0
+    assert position(standalone) < position(package)
+    for plan in plans:
+        assert max(position(room_type), position(plan.model), position(standalone)) < position(plan)
     for obj in (prop, room_type, standalone, package, *plans):
         assert_hub_holds(obj)

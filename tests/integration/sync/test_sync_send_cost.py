@@ -1,0 +1,112 @@
+"""What one send costs does not grow with its property: a resource reaching the hub for the first time
+queues the rows that wait for it in one statement, and only its own children, not the property's whole
+next level (which made a property's resync quadratic and queued rows still waiting for another parent).
+And a switch of hub leaves the queueing of its sends to a job, parents first."""
+
+import pytest
+from celery import current_app
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from integration.content.choices import RatePlanType
+from integration.hub.environments import HubEnvironment
+from integration.models import ResourceKind, SyncState
+from integration.sync.batch import sync_states_ensure_all
+from integration.sync.outbox import SEND_TASK
+from integration.sync.resources import RESOURCES
+from integration.sync.sender import Outcome, sync_send
+from integration.sync.switch import CATALOG_TASK, PUBLISH_TASK, hub_environment_switch, sync_switch_publish
+from tests.factories import PropertyFactory, RatePlanFactory, RatePlanModelFactory, RoomTypeFactory, korean
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def estate_property(vendor_id, room_types):
+    """A property of room_types room types, each sold under a standalone and a package model, with an
+    outbox row for every resource (content, rates and availability), nothing sent yet."""
+    prop = PropertyFactory(vendor_id=vendor_id)
+    korean(prop)
+    models = [
+        RatePlanModelFactory(property=prop, type=RatePlanType.STANDALONE),
+        RatePlanModelFactory(property=prop),
+    ]
+    for model in models:
+        korean(model)
+    rooms = []
+    for _n in range(room_types):
+        room = RoomTypeFactory(property=prop)
+        korean(room)
+        rooms.append(room)
+        for model in models:
+            RatePlanFactory(room_type=room, model=model)
+    sync_states_ensure_all(property=prop)
+    return prop, models, rooms
+
+
+def state(kind, obj):
+    return SyncState.objects.get(kind=kind, object_id=obj.pk)
+
+
+def send_quietly(kind, obj):
+    assert sync_send(state(kind, obj).pk, schedule=False) == Outcome.SENT
+
+
+def queued(prop):
+    return set(
+        SyncState.objects.filter(property=prop, queued_at__isnull=False)
+        .exclude(kind=ResourceKind.PROPERTY)
+        .values_list("kind", "object_id")
+    )
+
+
+def first_send_of(kind, prop, models, rooms):
+    """Statements of the first send (as a worker makes it) of the property's first room type, or of its
+    first rate plan, once the hub knows their parents; and the rows it queued."""
+    send_quietly(ResourceKind.PROPERTY, prop)
+    for model in models:
+        send_quietly(ResourceKind.RATE_PLAN_MODEL, model)
+    subject = rooms[0]
+    if kind == ResourceKind.RATE_PLAN:
+        send_quietly(ResourceKind.ROOM_TYPE, subject)
+        subject = subject.rate_plans.order_by("pk").first()
+    SyncState.objects.filter(property=prop).update(queued_at=None)
+    with CaptureQueriesContext(connection) as statements:
+        assert sync_send(state(kind, subject).pk) == Outcome.SENT
+    return len(statements), queued(prop), subject
+
+
+@pytest.mark.parametrize("kind", [ResourceKind.ROOM_TYPE, ResourceKind.RATE_PLAN])
+def test_a_first_send_queues_only_its_own_children_in_statements_that_do_not_grow_with_the_property(hub, kind):
+    small = first_send_of(kind, *estate_property("small", room_types=1))
+    big = first_send_of(kind, *estate_property("big", room_types=6))
+
+    assert small[0] == big[0]
+    for _statements, queued_rows, subject in (small, big):
+        if kind == ResourceKind.ROOM_TYPE:
+            plans = subject.rate_plans.values_list("pk", flat=True)
+            own = {(ResourceKind.RATE_PLAN, pk) for pk in plans} | {(ResourceKind.ARI_AVAILS, subject.pk)}
+        else:
+            own = {(ResourceKind.ARI_RATES, subject.pk)}
+        assert queued_rows == own
+
+
+def test_the_switch_leaves_its_sends_to_a_job_that_queues_them_parents_first(production_hub, monkeypatch):
+    for vendor_id in ("north", "south"):
+        estate_property(vendor_id, room_types=2)
+    published = []
+    app_class = type(current_app._get_current_object())
+    monkeypatch.setattr(app_class, "send_task", lambda app, name, args=None, **options: published.append((name, args)))
+
+    switch = hub_environment_switch(to=HubEnvironment.PRODUCTION)
+
+    # The request queued jobs only (the publishing, the catalog, the channel read-backs), no send.
+    queued = [name for name, _args in published]
+    assert SEND_TASK not in queued
+    assert queued.count(PUBLISH_TASK) == queued.count(CATALOG_TASK) == 1
+    published.clear()
+
+    assert sync_switch_publish(switch.pk) == switch.resources == SyncState.objects.count() == 2 * 15
+    assert {name for name, _args in published} == {SEND_TASK}
+    ranks = [RESOURCES[SyncState.objects.get(pk=state_id).kind].rank for _name, (state_id,) in published]
+    assert ranks == sorted(ranks)
+    assert len({state_id for _name, (state_id,) in published}) == switch.resources
