@@ -4,9 +4,14 @@ Korea time, the nightly amounts as rows. A part of the bookings screens (booking
 import datetime
 from decimal import Decimal
 
+from django.contrib.admin.utils import display_for_field
+from django.core.exceptions import ValidationError
+from django.db import models
 from django.utils.formats import number_format
 
 from core.dates import KOREA
+
+from .models import Booking
 
 
 def amount_text(value, currency):
@@ -29,3 +34,21 @@ def night_rows(booking):
     None for a night it sent none for."""
     given = {rate["date"]: rate["amount"] for rate in booking.rates or []}
     return [(datetime.date.fromisoformat(night), given.get(night)) for night in booking.nights]
+
+
+def booking_value_text(name, value, currency):
+    """A value of the Booking field `name` as the booking page shows it, whoever holds it (ours or the
+    hub's answer): a choice by its label (확정됨, 숙박), an amount with separators and currency, a date-time
+    in Korea time in the reader's format; None when empty. A value the field cannot read stays as sent."""
+    if value in (None, ""):
+        return None
+    field = Booking._meta.get_field(name)
+    if isinstance(field, models.DecimalField):
+        return amount_text(value, currency)
+    if field.is_relation:  # the hub's id of the property, room type or rate plan
+        return str(value)
+    try:
+        value = field.to_python(value)
+    except ValidationError:
+        return str(value)
+    return display_for_field(value, field, None)

@@ -41,3 +41,5 @@ if settings.HUB_SANDBOX_ENABLED:
         ),
         path("sandbox/", include("hubsandbox.urls")),
     ]
+
+handler403 = "config.errors.permission_denied"

@@ -6,11 +6,13 @@ The health page and the checklist sit below the property's own admin URL
 applies: a property the user holds no role at is a 404. Anyone who may view the property sees both.
 """
 
+import dataclasses
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from django.contrib import admin
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import path, resolve, reverse
 from django.utils.translation import gettext as _
 
 from integration.ari.admin import AriCalendarViews
@@ -69,9 +71,30 @@ class GoLiveViews(_PropertyAdminBase):
             request,
             prop,
             _("Go-live checklist: %(property)s") % {"property": prop.name},
-            checklist=property_checklist(prop),
+            checklist=_followable(request, property_checklist(prop)),
         )
         return TemplateResponse(request, "admin/integration/property/checklist.html", context)
+
+
+def _can_open(request, url):
+    """Whether the user may open an admin URL: its model admin's add or view permission (a page of the
+    property admin itself is open to whoever sees this one)."""
+    match = resolve(urlsplit(url).path)
+    model_admin = getattr(match.func, "model_admin", None)
+    if model_admin is None:
+        return True
+    if (match.url_name or "").endswith("_add"):
+        return model_admin.has_add_permission(request)
+    return model_admin.has_view_or_change_permission(request)
+
+
+def _followable(request, checklist):
+    """The checklist without the links its viewer cannot follow (a staff member sees no license link)."""
+    items = tuple(
+        dataclasses.replace(item, links=tuple(link for link in item.links if _can_open(request, link.url)))
+        for item in checklist.items
+    )
+    return dataclasses.replace(checklist, items=items)
 
 
 @admin.register(Property)

@@ -32,6 +32,7 @@ from integration.content.models import (
     RoomType,
     RoomTypeTranslation,
 )
+from integration.content.names import NAME_PREFETCHES, display_name
 from integration.hub.selectors import hub_environment_active
 from integration.sync.choices import SyncStatus
 from integration.sync.models import ResourceKind, SyncState
@@ -102,12 +103,12 @@ def _admin_url(name, *args, query=None):
 
 def _change_link(obj):
     opts = obj._meta
-    return Link(str(obj.name), _admin_url(f"{opts.app_label}_{opts.model_name}_change", obj.pk))
+    return Link(display_name(obj), _admin_url(f"{opts.app_label}_{opts.model_name}_change", obj.pk))
 
 
 def _named(objects, total=None):
     """Names of the first NAMED_MAX objects, "and N more" for the rest."""
-    names = ", ".join(f"“{obj.name}”" for obj in objects[:NAMED_MAX])
+    names = ", ".join(f"“{display_name(obj)}”" for obj in objects[:NAMED_MAX])
     more = (total if total is not None else len(objects)) - min(len(objects), NAMED_MAX)
     if more > 0:
         names += " " + ngettext("and %(count)d more", "and %(count)d more", more) % {"count": more}
@@ -161,7 +162,7 @@ def _codes_item(prop, hub_codes):
     if hub_codes.catalog is None:
         return _item("codes", False, _("Fetch the hub's code catalog first: codes are checked against it."), links)
     room_fields = [name for name in TAG_FIELD_GROUPS if hasattr(RoomType, name)]
-    room_types = list(prop.room_types.only("pk", "name", "property_id", *room_fields))
+    room_types = list(prop.room_types.only("pk", "name", "property_id", *room_fields).prefetch_related("translations"))
     problems, codes = [], 0
     for obj in (prop, *room_types):
         codes += sum(len(getattr(obj, name, None) or ()) for name in TAG_FIELD_GROUPS)
@@ -179,18 +180,25 @@ def _codes_item(prop, hub_codes):
             % {"count": codes},
             links,
         )
-    details = " ".join(f"“{obj.name}”: {problem}" for obj, problem in problems[:NAMED_MAX])
+    details = " ".join(f"“{display_name(obj)}”: {problem}" for obj, problem in problems[:NAMED_MAX])
     return _item("codes", False, details, [*(_change_link(obj) for obj, _problem in problems[:NAMED_MAX]), *links])
 
 
 def _standalone_item(prop):
     # At most one is the database's rule (ratemodel_one_standalone_per_property, and RatePlanModel.clean),
     # since a property is saved before its models; exactly one, as the spec requires, is checked here.
-    standalone = prop.rate_plan_models.filter(type=RatePlanType.STANDALONE).only("pk", "name", "property_id").first()
+    standalone = (
+        prop.rate_plan_models.filter(type=RatePlanType.STANDALONE)
+        .only("pk", "name", "property_id")
+        .prefetch_related("translations")
+        .first()
+    )
     models_url = _admin_url("integration_rateplanmodel_changelist", query={"property__id__exact": prop.pk})
     links = [Link(_("Rate plan models"), models_url)]
     if standalone is not None:
-        return _item("standalone", True, _("“%(name)s” is the standalone model.") % {"name": standalone.name}, links)
+        return _item(
+            "standalone", True, _("“%(name)s” is the standalone model.") % {"name": display_name(standalone)}, links
+        )
     initial = {"property": prop.pk, "type": RatePlanType.STANDALONE}
     add_url = _admin_url("integration_rateplanmodel_add", query=initial)
     reason = _("The property has no standalone rate plan model; the hub requires exactly one.")
@@ -209,7 +217,11 @@ def _korean_item(prop):
         (RoomType, RoomTypeTranslation.objects.filter(room_type__property=prop), "room_type_id"),
         (RatePlanModel, RatePlanModelTranslation.objects.filter(model__property=prop), "model_id"),
     ):
-        missing += model.objects.filter(property=prop).exclude(pk__in=_with_korean_name(translations).values(path))
+        missing += (
+            model.objects.filter(property=prop)
+            .exclude(pk__in=_with_korean_name(translations).values(path))
+            .prefetch_related("translations")
+        )
     if not missing:
         reason = _("The property, its room types and rate plan models have Korean names.")
         return _item("korean", True, reason, [_change_link(prop)])
@@ -250,11 +262,16 @@ def _ari_item(prop):
     first = korea_today()
     last = first + datetime.timedelta(days=ARI_HORIZON_DAYS - 1)
     calendar = Link(_("Rates and availability"), _admin_url("integration_property_calendar", prop.pk))
-    room_types = list(prop.room_types.filter(status=ContentStatus.ENABLED).only("pk", "name", "property_id"))
+    room_types = list(
+        prop.room_types.filter(status=ContentStatus.ENABLED)
+        .only("pk", "name", "property_id")
+        .prefetch_related("translations")
+    )
     plans = list(
         RatePlan.objects.filter(property=prop, status=ContentStatus.ENABLED, room_type__status=ContentStatus.ENABLED)
         .select_related("room_type", "model")
         .only("pk", "vendor_id", "room_type__name", "model__name", "model__type")
+        .prefetch_related(*NAME_PREFETCHES[RatePlan])
     )
     if not room_types or not plans:
         return _item("ari", False, _("There is no enabled room type with an enabled rate plan to sell."), [calendar])
@@ -290,11 +307,11 @@ def _ari_item(prop):
     for room_type in room_types:
         days = avail_days.get(room_type.pk, 0)
         if days < ARI_HORIZON_DAYS or (ResourceKind.ARI_AVAILS, room_type.pk) not in pushed:
-            short.append((room_type.name, _("availability"), days))
+            short.append((display_name(room_type), _("availability"), days))
     for plan in plans:
         days = rate_days.get(plan.pk, 0)
         if days < ARI_HORIZON_DAYS or (ResourceKind.ARI_RATES, plan.pk) not in pushed:
-            short.append((f"{plan.room_type.name} / {plan.model.name}", _("rates"), days))
+            short.append((display_name(plan), _("rates"), days))
     until = date_format(last, "DATE_FORMAT")
     if not short:
         reason = _("Every room type and rate plan is at the hub until %(date)s.") % {"date": until}

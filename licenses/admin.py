@@ -236,7 +236,7 @@ class LicenseRequestAdmin(LicenseRequestDisplay, LicenseRequestViews, PropertySc
             (_("Document"), {"fields": document}),
             (_("File"), {"fields": ["file_link", "comment"]}),
             (_("Review history"), {"fields": ["timeline"]}),
-            (_("Upload"), {"fields": ["created_by", "created_at", "refreshed_at"]}),
+            (_("Upload"), {"fields": ["uploaded_by", "created_at", "refreshed_at"]}),
         ]
 
     def get_readonly_fields(self, request, obj=None):

@@ -142,3 +142,8 @@ class LicenseRequestDisplay:
                 events,
             ),
         )
+
+    @admin.display(description=_("uploaded by"))
+    def uploaded_by(self, obj):
+        """Who uploaded it, as text: a link to the user's page would refuse everyone but administrators."""
+        return obj.created_by.get_username() if obj.created_by else "—"

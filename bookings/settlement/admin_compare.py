@@ -2,6 +2,8 @@
 by field, differences marked; from a booking's page, or for the bookings chosen on the list. A part of
 the bookings screen (bookings.admin)."""
 
+import dataclasses
+
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.http import Http404
@@ -9,10 +11,25 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
+from ..admin_display import booking_value_text
 from . import services
 
 #: The most bookings one compare from the list reads from the hub (one call each).
 MAX_COMPARED = 20
+
+
+def _as_shown(comparison):
+    """The comparison with both sides' values read as the booking page shows them."""
+    currency = comparison.booking.currency
+    fields = tuple(
+        dataclasses.replace(
+            field,
+            ours=booking_value_text(field.name, field.ours, currency),
+            hub=booking_value_text(field.name, field.hub, currency),
+        )
+        for field in comparison.fields
+    )
+    return dataclasses.replace(comparison, fields=fields)
 
 
 class BookingCompareViews:
@@ -35,7 +52,7 @@ class BookingCompareViews:
             **self.admin_site.each_context(request),
             "title": _("Compare with hub"),
             "opts": self.opts,
-            "comparisons": [services.booking_compare_with_hub(booking=booking) for booking in bookings],
+            "comparisons": [_as_shown(services.booking_compare_with_hub(booking=booking)) for booking in bookings],
             "has_view_permission": True,
         }
         return TemplateResponse(request, "admin/bookings/booking/compare.html", context)

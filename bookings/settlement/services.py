@@ -329,6 +329,8 @@ def reconciliation_run(*, reconciliation_id: int, client=None) -> Reconciliation
 class ComparedField:
     """One field of a booking: our value, the hub's, and whether they differ."""
 
+    #: The Booking field it is (the label's source, and how its values read: bookings.admin_display).
+    name: str
     label: str
     ours: object
     hub: object
@@ -426,5 +428,5 @@ def booking_compare_with_hub(*, booking: Booking, client=None) -> Comparison:
         mine, hub_value = _get(ours, key), _get(theirs, key)
         # Every compared field is a field of the booking's own (get_field may also return a relation).
         label = cast(models.Field, Booking._meta.get_field(model_field)).verbose_name
-        rows.append(ComparedField(str(label), mine, hub_value, not _same(mine, hub_value)))
+        rows.append(ComparedField(model_field, str(label), mine, hub_value, not _same(mine, hub_value)))
     return Comparison(booking, tuple(rows))

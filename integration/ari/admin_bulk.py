@@ -175,7 +175,14 @@ class AriBulkEditViews:
         errors = plan.errors
         if not errors:
             return False
-        messages_ = [_("%(count)s cells cannot change; nothing was saved:") % {"count": len(errors)}]
+        messages_ = [
+            ngettext(
+                "%(count)d cell cannot change; nothing was saved:",
+                "%(count)d cells cannot change; nothing was saved:",
+                len(errors),
+            )
+            % {"count": len(errors)}
+        ]
         messages_.extend(
             f"{ari_date(change.date)} · {_target_label(change.target)}: {change.error}" for change in errors[:10]
         )

@@ -201,7 +201,8 @@ def ari_csv_cells(prop, rows, *, progress=None):
             )
         value = _row_value(row, kind, channel, problems)
         business_day = _row_business_day(row, kind, channel, problems)
-        if kind in (KIND_RATE, KIND_RATE_MODIFY) and not row.channel and value is None and business_day is None:
+        # Only a row that gives neither: one that gave a bad one has been told what is wrong with it.
+        if kind in (KIND_RATE, KIND_RATE_MODIFY) and not (row.channel or row.value or row.business_day):
             problems.append(_("Give a value, a business day or both."))
         if problems or target is None:
             continue

@@ -12,6 +12,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..content.choices import RatePlanType
 from ..content.models import RatePlan, RoomType
@@ -479,7 +480,11 @@ def _availability_changes(edit, dates):
                 booked = (row.held + row.taken) if row else 0
                 change = CellChange(room_type, day, "allotment", row.allotment if row else None, edit.value)
                 if edit.value < booked:
-                    change.error = _("%(count)d rooms are already booked on this day.") % {"count": booked}
+                    change.error = ngettext(
+                        "%(count)d room is already booked on this day.",
+                        "%(count)d rooms are already booked on this day.",
+                        booked,
+                    ) % {"count": booked}
                 changes.append(change)
         return changes
     caps = {

@@ -75,9 +75,13 @@ class CatalogSnapshotAdmin(admin.ModelAdmin):
                 messages.ERROR,
             )
         else:
+            codes = sum(catalog_counts(snapshot).values())
             self.message_user(
                 request,
-                _("Fetched the code catalog: %(count)s codes.") % {"count": sum(catalog_counts(snapshot).values())},
+                ngettext(
+                    "Fetched the code catalog: %(count)d code.", "Fetched the code catalog: %(count)d codes.", codes
+                )
+                % {"count": codes},
                 messages.SUCCESS,
             )
         return redirect("admin:integration_catalogsnapshot_changelist")

@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from core.log_display import decoded_path, pretty_json
@@ -95,6 +95,12 @@ class KindFilter(admin.SimpleListFilter):
         return queryset.filter(kind=self.value()) if self.value() in ResourceKind.values else queryset
 
 
+def _queued_message(count):
+    return ngettext("%(count)d resource queued for the hub.", "%(count)d resources queued for the hub.", count) % {
+        "count": count
+    }
+
+
 @admin.register(SyncState)
 class SyncStateAdmin(NamedSubjectsMixin, ReadOnlyAdminMixin, PropertyScopedAdmin):
     """Every resource's standing with the hub; failed ones can be retried from here."""
@@ -128,12 +134,12 @@ class SyncStateAdmin(NamedSubjectsMixin, ReadOnlyAdminMixin, PropertyScopedAdmin
     @admin.action(description=_("Send to the hub now"), permissions=["view"])
     def send_now(self, request, queryset):
         queued = sync_request(list(queryset), retry_failed=False)
-        self.message_user(request, _("%(count)d queued for the hub.") % {"count": queued})
+        self.message_user(request, _queued_message(queued))
 
     @admin.action(description=_("Retry failed sends"), permissions=["view"])
     def retry_failed(self, request, queryset):
         queued = sync_request(list(queryset), retry_failed=True)
-        self.message_user(request, _("%(count)d queued for the hub.") % {"count": queued})
+        self.message_user(request, _queued_message(queued))
 
 
 @admin.register(SyncAttempt)

@@ -24,6 +24,14 @@ SANDBOX_CATALOG = Path(settings.BASE_DIR) / "hubsandbox" / "locale" / "ko" / "LC
 #: (작업/액션, 객체 ID/오브젝트 아이디, 버전/버젼, 이력/히스토리, 아니요/아니오: the standard spelling).
 SAME_MEANING_AS_DJANGO = {"Action", "History", "No", "object id", "version"}
 
+#: Django's own Korean catalog is wrong for these (a stray "1" in "보기위한 1%s 를(을) 선택", "뷰" for "view",
+#: "독자는"): every view-only list and page is titled with them, so our catalog says them properly.
+DJANGO_IS_WRONG = {
+    "Select %s to view",
+    "View %s",
+    "You don\u2019t have permission to view or edit anything.",
+}
+
 
 def _catalog(path):
     with path.open("rb") as file:
@@ -82,7 +90,7 @@ def test_our_words_never_replace_djangos_own():
     differing = {
         msgid: (ours[msgid], djangos[msgid])
         for msgid in ours.keys() & djangos.keys()
-        if msgid and ours[msgid] != djangos[msgid] and msgid not in SAME_MEANING_AS_DJANGO
+        if msgid and ours[msgid] != djangos[msgid] and msgid not in SAME_MEANING_AS_DJANGO | DJANGO_IS_WRONG
     }
     assert differing == {}
 
@@ -126,3 +134,45 @@ def test_the_license_file_help_follows_the_language_of_the_request(language, exp
     field = LicenseFileField()
     with translation.override(language):
         assert str(field.help_text).startswith(expected)
+
+
+@pytest.mark.django_db
+def test_view_only_lists_and_pages_are_titled_in_proper_korean(admin_client):
+    """Bookings and inbound calls are shown, never changed: their titles are Django's view-only ones."""
+    from django.conf import settings as django_settings
+    from django.urls import reverse
+
+    from bookings.models import InboundCall
+
+    call = InboundCall.objects.create(method="GET", path="/bookings/1", status=200, duration_ms=3)
+    admin_client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = "ko"
+    titles = [
+        admin_client.get(url).context["title"]
+        for url in (
+            reverse("admin:bookings_booking_changelist"),
+            reverse("admin:bookings_inboundcall_changelist"),
+            reverse("admin:bookings_inboundcall_change", args=[call.pk]),
+        )
+    ]
+
+    assert titles == ["조회할 예약 선택", "조회할 수신 호출 선택", "수신 호출 보기"]
+
+
+#: One Korean word per term of the back office (README, "Translation"): the sidebar, the checklist and help
+#: text say the same. The words it replaced, each once beside it, must not come back.
+GLOSSARY = {
+    "license request": ("라이선스 요청", ("인허가 신청", "인허가 서류")),
+    "sync state": ("연동 상태", ("동기화 상태",)),
+    "code catalog": ("코드 카탈로그", ("코드 목록",)),
+}
+
+
+@pytest.mark.parametrize("term", GLOSSARY)
+def test_one_korean_word_for_each_glossary_term(term):
+    word, rivals = GLOSSARY[term]
+    entries = {
+        msgid: value for msgid, value in _catalog(OUR_CATALOG).items() if term in msgid.split("\x04")[-1].lower()
+    }
+    assert entries
+    assert {msgid: value for msgid, value in entries.items() if word not in value} == {}
+    assert [value for value in _catalog(OUR_CATALOG).values() if any(rival in value for rival in rivals)] == []

@@ -141,7 +141,7 @@ def test_rates_and_availability_must_be_at_the_hub_for_365_days():
     AriDirtyRange.objects.create(state=state, date_from=day, date_to=day)  # changed, not yet pushed
     item = items(prop)["ari"]
     assert not item.passed
-    assert f"“{room_type.name} / {plans[1].model.name}”: rates not yet at the hub" in item.reason
+    assert f"“{room_type.name} · {plans[1].model.name}”: rates not yet at the hub" in item.reason
 
 
 def test_both_licenses_must_be_confirmed():
@@ -183,3 +183,35 @@ def test_after_a_switch_only_the_new_hubs_confirmations_count():
 
     LicenseRequest.objects.filter(property=prop).update(hub_environment=HubEnvironment.PRODUCTION)
     assert items(prop)["license"].passed
+
+
+@pytest.mark.parametrize(("role", "sees_licenses"), [("staff", False), ("manager", True)])
+def test_the_checklist_links_only_what_its_viewer_can_open(client, role, sees_licenses):
+    from django.urls import reverse
+
+    from tests.factories import member
+
+    prop = PropertyFactory()
+    client.force_login(member(prop, role))
+
+    page = client.get(reverse("admin:integration_property_checklist", args=[prop.pk])).content.decode()
+
+    assert ("/admin/licenses/licenserequest/" in page) is sees_licenses
+    assert f"/admin/integration/property/{prop.pk}/change/" in page
+
+
+@pytest.mark.parametrize(("language", "name"), [("en", "Room only"), ("ko", "객실만")])
+def test_the_checklist_names_content_in_the_readers_language(language, name):
+    from django.utils import translation
+
+    from integration.content.choices import Locale, RatePlanType
+    from integration.models import RatePlanModel
+
+    prop = PropertyFactory()
+    model = RatePlanModel.objects.create(property=prop, name="객실만", type=RatePlanType.STANDALONE, vendor_id="only")
+    model.translations.create(locale=Locale.EN_US, name="Room only")
+
+    with translation.override(language):
+        reason = items(prop)["standalone"].reason
+
+    assert reason.startswith(f"“{name}”")

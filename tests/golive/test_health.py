@@ -168,7 +168,7 @@ def test_the_pages_speak_korean_and_english(client, troubled):
 
     korean_checklist = client.get(checklist_url(prop), HTTP_ACCEPT_LANGUAGE="ko").content.decode()
     assert "판매 개시 체크리스트: Troubled" in korean_checklist
-    assert "허브 코드 목록을 아직 받은 적이 없습니다. 지금 받아 오세요." in korean_checklist
+    assert "허브 코드 카탈로그를 아직 가져온 적이 없습니다. 지금 가져오세요." in korean_checklist
     english_checklist = client.get(checklist_url(prop), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "The hub&#x27;s code catalog has never been fetched: fetch it now." in english_checklist
 

@@ -249,3 +249,13 @@ def test_a_request_under_review_keeps_its_synced_badge(manager, property_a):
 
     assert "sync-synced" in page
     assert "license-resubmit" not in page
+
+
+def test_the_uploader_is_named_without_a_link_a_manager_could_not_follow(manager, manager_a, property_a):
+    request = LicenseRequestFactory(property=property_a, created_by=manager_a)
+
+    page = manager.get(change_url(request)).content.decode()
+
+    assert manager_a.get_username() in page
+    assert "/admin/auth/user/" not in page
+    assert manager.get(reverse("admin:auth_user_change", args=[manager_a.pk])).status_code == 403

@@ -5,8 +5,11 @@ import datetime
 
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.urls import reverse
+from django.utils import formats, timezone, translation
 
+from bookings.admin_display import amount_text
 from bookings.models import Booking
 from bookings.settlement import hub as settlement_hub
 from bookings.settlement.choices import Category, RunStatus
@@ -189,6 +192,27 @@ def test_compare_with_hub_marks_the_fields_that_differ(selling, client):
     assert [c.booking.vendor_booking_number for c in listed.context["comparisons"]] == sorted(
         [number, unsent], key=lambda n: -Booking.objects.get(vendor_booking_number=n).pk
     )
+
+
+@pytest.mark.parametrize(("language", "status", "kind"), [("ko", "확정됨", "숙박"), ("en", "Confirmed", "Overnight")])
+def test_compare_with_hub_reads_both_sides_as_the_booking_page_does(selling, client, language, status, kind):
+    """Labels, amounts with separators and currency, Korea times: never the raw `confirmed` or `314000`."""
+    booking = Booking.objects.get(vendor_booking_number=sell(selling))
+    client.force_login(member(booking.property, MembershipRole.STAFF))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+
+    page = client.get(reverse("admin:bookings_booking_compare", args=[booking.pk]))
+
+    with translation.override(language):
+        checkin = formats.localize(timezone.localtime(booking.checkin))
+    shown = {field.name: (field.ours, field.hub) for field in page.context["comparisons"][0].fields}
+    assert shown["status"] == (status, status)
+    assert shown["type"] == (kind, kind)
+    total = amount_text(booking.total_amount, booking.currency)
+    assert "," in total
+    assert shown["total_amount"] == (total, total)
+    assert shown["checkin"] == (checkin, checkin)
+    assert f'<td class="hub">{total}</td>' in page.content.decode()
 
 
 def test_a_run_cut_at_its_soft_time_limit_fails_saying_so(selling):

@@ -345,6 +345,17 @@ def test_the_same_cell_twice_is_an_error_on_the_second_line(property_a, rows):
     assert plan.rows[1].problems == ["Line 2 already gives this cell."]
 
 
+@pytest.mark.parametrize(("value", "business_day"), [("-1", ""), ("many", ""), ("", "maybe")])
+def test_a_bad_value_or_business_day_is_the_rows_only_problem(property_a, rows, value, business_day):
+    """A row that gives a value (or business day) the import cannot take is not also told to give one."""
+    room_type, standalone, _ = rows[0]
+    line = f"rate,{room_type.vendor_id},{standalone.vendor_id},,{day(1)},{value},{business_day}"
+
+    plan = ari_csv_plan(property_a, ari_csv_read(csv_text(line)))
+
+    assert len(plan.rows[0].problems) == 1, plan.rows[0].problems
+
+
 def test_an_id_stored_before_the_vendor_id_rule_is_still_found(property_a, rows):
     room_type, _standalone, _packages = rows[0]
     room_type.vendor_id = "a/b"

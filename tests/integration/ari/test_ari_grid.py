@@ -468,6 +468,22 @@ def test_bulk_apply_writes_exactly_the_previewed_cells_and_marks_them_for_the_hu
     assert any(message.startswith("8 cells changed; 2 updates to the hub queued.") for message in messages)
 
 
+def test_bulk_apply_of_one_cell_says_so_in_the_singular(staff_client, property_a):
+    """ "1 requests to the hub are queued" was the message of a one-cell change."""
+    rows = ari_property(property_a, room_types=1, packages=0)
+    date = next_weekday(0, after=7)
+    fill_days(rows, [date])
+    data = bulk_data([(date, date)], targets=[f"rp:{rows[0][1].pk}"], operation="increase_percent", value="20")
+    preview = staff_client.post(url("ari_bulk", property_a), {**data, "preview": "1"})
+
+    response = staff_client.post(
+        url("ari_bulk", property_a), {**data, "apply": "1", "digest": preview.context["preview"]["digest"]}
+    )
+
+    messages = [str(message) for message in response.wsgi_request._messages]
+    assert any(message.startswith("1 cell changed; 1 update to the hub queued.") for message in messages), messages
+
+
 def test_bulk_apply_of_a_changed_form_shows_a_new_preview_instead(staff_client, property_a, rows):
     _room_type, standalone, _ = rows[0]
     fill_days(rows, [day(3)])

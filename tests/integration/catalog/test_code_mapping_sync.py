@@ -61,8 +61,8 @@ def test_an_unknown_code_blocks_the_sync_with_the_reason_on_the_object_until_it_
     state = state_of(prop)
     # The worker writes it in the site's language (Korean), as every sync message.
     assert state.last_error == (
-        "시설: 허브 코드 목록(시설)에 our-sauna에 해당하는 코드가 없습니다. 코드 매핑 표에서 코드 목록의 코드로 "
-        "매핑하거나, 코드 목록의 코드를 고르세요."
+        "시설: 허브 코드 카탈로그(시설)에 our-sauna에 해당하는 코드가 없습니다. 코드 매핑 표에서 "
+        "코드 카탈로그의 코드로 매핑하거나, 코드 카탈로그의 코드를 고르세요."
     )
     assert not SyncAttempt.objects.exists()  # nothing went out
     assert hub_state.get_resource("property", "blocked") is None
