@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "licenses",
     "bookings",
     "bookings.settlement",
+    "inbox",
     # After axes: it re-registers axes' screen of failed logins with an unlock action.
     "accounts",
 ]
@@ -188,6 +189,8 @@ TASK_QUEUES_BY_NAME = {
         "bookings.tasks.booking_notify_task",
         "bookings.tasks.booking_email_send_task",
         "bookings.tasks.bookings_release_expired_task",
+        "inbox.tasks.event_notify_task",
+        "inbox.tasks.event_email_send_task",
         "core.tasks.job_sweeper",
     ],
     "bulk": [
@@ -205,6 +208,7 @@ TASK_QUEUES_BY_NAME = {
         "integration.tasks.ari_history_purge_task",
         "bookings.tasks.inbound_calls_purge_task",
         "bookings.tasks.seen_webhooks_purge_task",
+        "inbox.tasks.events_purge_task",
         "hubsandbox.tasks.sandbox_sell_task",
     ],
 }
@@ -247,6 +251,8 @@ CELERY_BEAT_SCHEDULE = {
     # The vendor API's replay check needs each webhook-id 10 minutes (bookings.services.WEBHOOK_IDS_KEPT);
     # an hourly purge keeps its table to about an hour of calls.
     "bookings-seen-webhooks-purge": {"task": "bookings.tasks.seen_webhooks_purge_task", "schedule": 60 * 60.0},
+    # Read inbox events a month after they last happened, every event after a year (inbox.services).
+    "inbox-purge": {"task": "inbox.tasks.events_purge_task", "schedule": 24 * 60 * 60.0},
     # The previous month's settlement, reconciled every night (Korea time) once the hub has settled the day.
     "settlement-reconcile-nightly": {
         "task": "settlement.tasks.reconciliations_nightly_task",

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
+from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -20,6 +21,7 @@ from .choices import SyncStatus
 from .models import SyncAttempt, SyncState
 from .outbox import sync_queue, sync_state_ensure
 from .resources import RESOURCES, PlanError
+from .signals import sync_failed
 
 logger = logging.getLogger(__name__)
 
@@ -254,15 +256,19 @@ def _schedule_retry(state, exc, schedule):
     return Outcome.RETRY
 
 
+@transaction.atomic
 def _mark_failed(state, exc, *, message=None, failures=None):
     """A failure the hub will not get over by itself (a 4xx): shown to staff, never retried alone."""
-    _same_hub(state).update(
+    state.last_error = message or exc.message
+    marked = _same_hub(state).update(
         status=SyncStatus.FAILED,
-        last_error=message or exc.message,
+        last_error=state.last_error,
         last_status_code=exc.status,
         failures=failures if failures is not None else state.failures + 1,
         next_attempt_at=None,
     )
+    if marked:
+        sync_failed.send(sender=SyncState, state=state)
     logger.warning("hub sync of %s #%s failed: %s", state.kind, state.object_id, message or exc.message)
 
 
