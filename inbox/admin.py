@@ -78,10 +78,10 @@ class EventAdmin(admin.ModelAdmin):
 
         return [what, "property", "kind", "last_at", "times"]
 
-    @admin.display(description=_("times"))
+    @admin.display(description=_("times"), empty_value="")
     def times(self, event):
         if event.count == 1:
-            return ""
+            return None
         return ngettext("%(count)d time", "%(count)d times", event.count) % {"count": event.count}
 
     def changelist_view(self, request, extra_context=None):

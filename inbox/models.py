@@ -28,8 +28,8 @@ class Event(models.Model):
     last_at = models.DateTimeField(_("when"), db_index=True)
 
     class Meta:
-        verbose_name = _("inbox event")
-        verbose_name_plural = _("inbox")
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         ordering = ["-last_at", "-pk"]
         indexes = [models.Index(fields=["property", "kind", "object_id", "-last_at"], name="inbox_event_fold")]
 
