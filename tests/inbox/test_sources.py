@@ -3,7 +3,6 @@ through the real services against the sandbox hub (licenses, channels, the sende
 the signed vendor API (bookings)."""
 
 import pytest
-from django.db import transaction
 
 from hubsandbox import state
 from inbox.choices import EventKind
@@ -101,19 +100,3 @@ def test_a_booking_the_hub_cancels_is_an_event(client):
 
     event = only_event()
     assert (event.kind, event.subject, event.property) == (EventKind.BOOKING_CANCELED, number, standalone.property)
-
-
-def test_nothing_is_recorded_when_the_change_rolls_back(hub_property):
-    prop = hub_property[0]
-    prop.facility_tags = ["no-such-facility"]
-    prop.save()
-
-    # The sender's failure and its event are one transaction: both or neither.
-    def send_then_fail():
-        with transaction.atomic():
-            sync_send(sync_state_ensure(prop).pk, schedule=False)
-            raise RuntimeError
-
-    with pytest.raises(RuntimeError):
-        send_then_fail()
-    assert not Event.objects.exists()
