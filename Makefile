@@ -35,18 +35,23 @@ setup: $(VENV)/.runtime messages
 ## run: web on http://127.0.0.1:$(PORT), Celery worker and beat, the sandbox as hub; Ctrl-C stops all
 # honcho gives each process its own PORT (web PORT, worker PORT+100, ...): every URL derived from the
 # port (both sandbox hubs, the vendor URL, SITE_URL) comes from LOCAL_ORIGIN, fixed here once for all three.
-run: setup
+# honcho is a development tool (requirements-dev.txt): production starts Procfile's processes its own way.
+run: $(VENV)/.dev setup
 	LOCAL_ORIGIN=http://127.0.0.1:$(PORT) exec $(BIN)/honcho --procfile Procfile.dev start --port $(PORT)
 
-## lint: ruff's checks and formatting, and the import contracts of .importlinter (imports run one way)
+## lint: ruff's checks and formatting, the import contracts of .importlinter (imports run one way), and
+## mypy's types where the logic lives (pyproject.toml, [tool.mypy])
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy
 
-## test: lint, then pytest (PostgreSQL and Redis when DATABASE_URL and CELERY_BROKER_URL are set)
+## test: lint, then pytest (PostgreSQL and Redis when DATABASE_URL and CELERY_BROKER_URL are set), then the
+## lines the tests ran per app (coverage, kept in .coverage only)
 test: $(VENV)/.dev messages lint
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest --cov --cov-report= $(PYTEST_ARGS)
+	$(BIN)/python -m tests.coverage_by_app
 
 ## bench: the sync, rates-and-availability, booking and settlement benchmarks on a fresh database (SQLite under var/bench/, or DATABASE_URL's server); prints figures
 bench: $(VENV)/.dev messages

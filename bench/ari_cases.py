@@ -14,8 +14,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from bench.sync_cases import measure
-from integration.ari.dates import DateRange, korea_today
-from integration.ari.push import rate_plan_push_values
+from core.dates import korea_today
+from integration.ari.dates import DateRange
+from integration.ari.resources import rate_plan_push_values
 from integration.ari.services import AriEdit, Operation, ari_edit_apply
 from integration.content.choices import RatePlanType
 from integration.hub import endpoints

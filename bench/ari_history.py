@@ -17,7 +17,8 @@ def apply_year(ari_cases, vendor_id):
     """Seconds to apply bench.ari's year of edits to a new property, in one transaction."""
     from django.db import transaction
 
-    from integration.ari.dates import DateRange, korea_today
+    from core.dates import korea_today
+    from integration.ari.dates import DateRange
     from integration.ari.services import AriEdit, Operation, ari_edit_apply
     from integration.content.choices import RatePlanType
     from integration.models import RatePlan, SalesChannel

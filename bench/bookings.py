@@ -98,7 +98,7 @@ def main():
 def _prepare(connection):
     """A property sellable for NIGHTS nights with more rooms than the run books, and the baseline's table."""
     from bench.urls import BASELINE_TABLE
-    from integration.ari.dates import korea_today
+    from core.dates import korea_today
     from integration.models import (
         Property,
         PropertyChannel,
@@ -201,7 +201,7 @@ def _baseline_body(n):
 
 
 def _create_body(stock, n):
-    from integration.ari.dates import KOREA
+    from core.dates import KOREA
 
     night = stock["days"][n % NIGHTS]
     checkin = datetime.datetime.combine(night, datetime.time(15), tzinfo=KOREA)

@@ -1,8 +1,11 @@
 """Bookings and the hub's calls, read-only, scoped like every screen by property membership."""
 
 import datetime
+from urllib.parse import urlencode
 
 from django.contrib import admin
+from django.contrib.admin.utils import unquote
+from django.contrib.admin.views.main import PAGE_VAR
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -11,10 +14,10 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from core.dates import KOREA, korea_today
+from core.log_display import decoded_path, pretty_json
 from integration.access.admin_mixins import PropertyScopedAdmin
-from integration.ari.dates import KOREA, korea_today
 from integration.content.names import display_name
-from integration.log_display import decoded_path, pretty_json
 from integration.models import SalesChannel
 
 # The Booking e-mails screen registers itself (every user's own choice; managers see who receives).
@@ -22,6 +25,7 @@ from . import admin_notifications  # noqa: F401
 from .admin_display import amount_text, night_rows, stay_dates
 from .models import Booking, InboundCall
 from .paging import BoundedCountPaginator
+from .selectors import DESK_ORDERING, HISTORY_CALLS, DeskView, booking_hub_calls, bookings_for_desk, korea_day_bounds
 from .settlement.admin_compare import BookingCompareViews
 
 
@@ -111,9 +115,81 @@ class ReceivedFilter(admin.SimpleListFilter):
     def queryset(self, request, queryset):
         if self.value() != "today":
             return queryset
-        # Bounds in time, not created_at__date (a cast of every row): the index on created_at serves them.
-        start = datetime.datetime.combine(korea_today(), datetime.time(0), tzinfo=KOREA)
-        return queryset.filter(created_at__gte=start, created_at__lt=start + datetime.timedelta(days=1))
+        start, end = korea_day_bounds(korea_today())
+        return queryset.filter(created_at__gte=start, created_at__lt=end)
+
+
+class FrontDeskFilter(admin.ListFilter):
+    """The front desk's lists of a date: ?desk=arrivals|departures|inhouse&on=YYYY-MM-DD (Korea's today
+    without a date). Shown as tabs above the list (the sidebar shows nothing of it); a date that is not
+    one says so there and lists nothing, never an error page."""
+
+    title = _("front desk")
+    template = "admin/bookings/booking/desk_filter.html"
+    view_parameter, date_parameter = "desk", "on"
+
+    def __init__(self, request, params, model, model_admin):
+        super().__init__(request, params, model, model_admin)
+        view = params.pop(self.view_parameter, [""])[-1]
+        text = params.pop(self.date_parameter, [""])[-1].strip()
+        self.view = view if view in DeskView.values else None
+        self.date_text, self.error = text, None
+        try:
+            self.day = datetime.date.fromisoformat(text) if text else korea_today()
+        except ValueError:
+            self.day = None
+            self.error = _("“%(value)s” is not a date. Pick one in the calendar or type it as 2026-12-04.") % {
+                "value": text
+            }
+        if self.view:
+            self.used_parameters[self.view_parameter] = self.view
+        if text:
+            self.used_parameters[self.date_parameter] = text
+
+    def has_output(self):
+        # True, or the change list would not apply it (the sidebar's template renders nothing).
+        return True
+
+    def expected_parameters(self):
+        return [self.view_parameter, self.date_parameter]
+
+    def choices(self, changelist):
+        return []
+
+    def queryset(self, request, queryset):
+        if self.view is None:
+            return queryset
+        if self.day is None:
+            return queryset.none()
+        return bookings_for_desk(queryset, view=self.view, day=self.day)
+
+    def tabs(self, changelist):
+        """What the tabs above the list show: each tab with its link (the chosen date kept), the date and
+        what is wrong with it."""
+        # None drops a parameter (get_query_string's remove= drops every parameter starting with a name).
+        page, date = {PAGE_VAR: None}, {self.date_parameter: self.date_text or None}
+        everything = changelist.get_query_string({**page, self.view_parameter: None, self.date_parameter: None})
+        tabs = [(_("All"), everything, not self.view)]
+        tabs += [
+            (label, changelist.get_query_string({**page, **date, self.view_parameter: value}), self.view == value)
+            for value, label in DeskView.choices
+        ]
+        hidden = [
+            (name, value)
+            for name, value in changelist.params.items()
+            if name not in (self.view_parameter, self.date_parameter, PAGE_VAR)
+        ]
+        return {
+            "tabs": tabs,
+            "view": self.view,
+            "day": self.day,
+            "date_text": self.date_text if self.error else (self.day.isoformat() if self.day else ""),
+            "today": korea_today(),
+            "error": self.error,
+            "hidden": hidden,
+            "view_parameter": self.view_parameter,
+            "date_parameter": self.date_parameter,
+        }
 
 
 class CallStatusFilter(admin.SimpleListFilter):
@@ -145,6 +221,12 @@ class CallMethodFilter(admin.SimpleListFilter):
         return queryset.filter(method=self.value()) if self.value() else queryset
 
 
+def booking_calls_url(booking):
+    """The call log searched for booking's number: every call about it, refused ones too (those name it
+    but are not linked to it)."""
+    return reverse("admin:bookings_inboundcall_changelist") + "?" + urlencode({"q": booking.vendor_booking_number})
+
+
 @admin.register(Booking)
 class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
     """Every booking the hub made, read as the front desk needs it: the list fits a 1366 px screen, the
@@ -168,17 +250,21 @@ class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
         CheckinRangeFilter,
         ReceivedFilter,
         "payment_type",
+        FrontDeskFilter,
     ]
     list_select_related = ["property", "room_type"]
-    # Numbers as typed (exact: "=" would compare UPPER() of every row, which no index serves) and a part
-    # of the guest's name (a trigram index on PostgreSQL).
+    # A part of any number or of the guest's name, whatever the case: one trigram index on PostgreSQL holds
+    # the five (bookings/0009_booking_search_trigram).
     search_fields = [
-        "vendor_booking_number__exact",
-        "channel_booking_number__exact",
-        "gds_booking_number__exact",
-        "gds_sub_booking_number__exact",
+        "vendor_booking_number",
+        "channel_booking_number",
+        "gds_booking_number",
+        "gds_sub_booking_number",
         "guest_name",
     ]
+    search_help_text = _("A part of any booking number or of the guest's name.")
+    change_list_template = "admin/bookings/booking/front_desk_change_list.html"
+    object_history_template = "admin/bookings/booking/object_history.html"
     # The page, in the groups the front desk reads (its template adds the print button, booking.css the
     # print stylesheet).
     change_form_template = "admin/bookings/booking/front_desk_change_form.html"
@@ -251,15 +337,47 @@ class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
     ]
 
     class Media:
-        css = {"all": ["bookings/changelist.css", "bookings/booking.css"]}
+        css = {"all": ["bookings/changelist.css", "bookings/booking.css", "bookings/front_desk.css"]}
 
     def get_queryset(self, request):
         # English room names come from the room types' translations: one query per page, not per row.
         return super().get_queryset(request).prefetch_related("room_type__translations")
 
+    def get_ordering(self, request):
+        """A front desk list in the order guests come or leave; every other list newest first."""
+        return DESK_ORDERING.get(request.GET.get(FrontDeskFilter.view_parameter), super().get_ordering(request))
+
+    def changelist_view(self, request, extra_context=None):
+        response = super().changelist_view(request, extra_context)
+        changelist = getattr(response, "context_data", {}).get("cl")
+        if changelist is not None:
+            desk = next(spec for spec in changelist.filter_specs if isinstance(spec, FrontDeskFilter))
+            response.context_data["desk"] = desk.tabs(changelist)
+        return response
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        return super().change_view(
+            request, object_id, form_url, {"canceled": Booking.Status.CANCELED, **(extra_context or {})}
+        )
+
+    def history_view(self, request, object_id, extra_context=None):
+        """The hub's calls about the booking (bookings are the hub's, never changed here)."""
+        booking = self.get_object(request, unquote(object_id))
+        context = {}
+        if booking is not None:
+            context = {
+                "hub_calls": list(booking_hub_calls(booking)),
+                "hub_calls_shown": HISTORY_CALLS,
+                "call_log_url": booking_calls_url(booking),
+            }
+        return super().history_view(request, object_id, {**context, **(extra_context or {})})
+
     @admin.display(description=_("status"), ordering="status")
     def state(self, booking):
-        """The status; for a pending booking, how long its rooms have been held."""
+        """The status; for a pending booking, how long its rooms have been held; a canceled one as a red
+        badge (front_desk.css strikes its row's stay and total through; its page says when)."""
+        if booking.status == Booking.Status.CANCELED:
+            return format_html('<span class="booking-canceled-badge">{}</span>', booking.get_status_display())
         if booking.status != Booking.Status.PENDING:
             return booking.get_status_display()
         minutes = int((timezone.now() - booking.created_at).total_seconds() // 60)
@@ -344,8 +462,9 @@ class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
 
     @admin.display(description=_("hub calls"))
     def calls(self, booking):
-        url = reverse("admin:bookings_inboundcall_changelist") + f"?booking__id__exact={booking.pk}"
-        return format_html('<a href="{}">{}</a>', url, _("Calls the hub made about this booking"))
+        return format_html(
+            '<a href="{}">{}</a>', booking_calls_url(booking), _("Calls the hub made about this booking")
+        )
 
 
 @admin.register(InboundCall)

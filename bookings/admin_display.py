@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from django.utils.formats import number_format
 
-from integration.ari.dates import KOREA
+from core.dates import KOREA
 
 
 def amount_text(value, currency):

@@ -8,7 +8,7 @@ from django.contrib import admin, messages
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.translation import get_language_info, gettext
+from django.utils.translation import get_language, get_language_info, get_supported_language_variant, gettext
 from django.utils.translation import gettext_lazy as _
 
 from integration.access.choices import MembershipRole
@@ -84,9 +84,11 @@ class NotificationPreferenceAdmin(admin.ModelAdmin):
         """GET: the user's choice and, for managers, who receives; POST: save the user's choice."""
         user = request.user
         preference = NotificationPreference.objects.filter(user=user).first()
+        # Someone who never saved a choice is offered the language they read this screen in; until they
+        # save, mail goes in the default language (the screen says which).
         initial = {
             "booking_emails": preference.booking_emails if preference else True,
-            "language": email_language(user),
+            "language": preference.language if preference else get_supported_language_variant(get_language()),
         }
         form = NotificationPreferenceForm(request.POST if request.method == "POST" else None, initial=initial)
         if request.method == "POST" and form.is_valid():
@@ -100,6 +102,7 @@ class NotificationPreferenceAdmin(admin.ModelAdmin):
             "title": _("Booking e-mails"),
             "form": form,
             "email": user.email,
+            "unsaved_language": None if preference else _language_name(email_language(user)),
             "members": [_member_row(membership) for membership in property_email_members(managed)],
             "manages": managed.exists(),
             **(extra_context or {}),

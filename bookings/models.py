@@ -109,9 +109,11 @@ class Booking(models.Model):
                 name="booking_amounts_not_negative",
             ),
         ]
-        # The list's order (newest first, then id), each of its filters with that order, check-in ranges
-        # and the numbers it searches (channel numbers: the unique constraint's index; guest names: a
-        # trigram index on PostgreSQL, in the migration). Every index is paid by every create: none twice.
+        # The list's order (newest first, then id), each of its filters with that order, check-in and
+        # check-out ranges (the front desk's arrivals and departures, in their order; in house: the nights'
+        # GIN index on PostgreSQL, 0008_booking_front_desk_indexes). The search
+        # for a part of any number or of the guest's name is one trigram index on PostgreSQL, in a migration
+        # (0009_booking_search_trigram). Every index is paid by every create: none twice.
         indexes = [
             models.Index(fields=["-created_at", "-id"], name="booking_newest_first"),
             models.Index(fields=["status", "created_at"], name="booking_status_created"),
@@ -119,7 +121,7 @@ class Booking(models.Model):
             models.Index(fields=["channel_id", "-created_at"], name="booking_channel_created"),
             models.Index(fields=["payment_type", "-created_at"], name="booking_payment_created"),
             models.Index(fields=["checkin"], name="booking_checkin"),
-            models.Index(fields=["gds_booking_number"], name="booking_gds_number"),
+            models.Index(fields=["checkout"], name="booking_checkout"),
         ]
 
     def __str__(self):

@@ -14,17 +14,17 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from integration.ari.dates import KOREA
+from core.dates import KOREA
+from core.periodic import for_each_row
+from core.plain_sql import Columns
+from core.retention import purge_before, purge_older_than
 from integration.ari.inventory import NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
 from integration.channels.services import property_channels_refresh_for_booking
 from integration.content.choices import ContentStatus, RatePlanType
 from integration.hub.payloads import CMS_BOOKINGS_CONFIRMED_ON_CREATE
 from integration.models import Property, PropertyChannel, RatePlan, RatePlanDay, RatePlanModel, RoomType, SalesChannel
-from integration.periodic import for_each_row
-from integration.plain_sql import Columns
-from integration.retention import purge_before, purge_older_than
 
-from .api.errors import (
+from .errors import (
     ALREADY_CANCELED,
     AMOUNT_DIFFERS,
     BAD_INPUT,

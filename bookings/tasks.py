@@ -8,7 +8,7 @@ from core.jobs import JobTask
 from core.mail import MAIL_MAX_RETRIES, mail_send_or_retry
 from core.metrics import booking_email_counted
 
-from .notifications import NOTIFY_TASK, SEND_TASK, booking_email_send, booking_notify
+from .notifications import booking_email_send, booking_notify
 from .services import bookings_release_expired, inbound_calls_purge, seen_webhooks_purge
 
 
@@ -30,7 +30,7 @@ def seen_webhooks_purge_task():
     seen_webhooks_purge()
 
 
-@shared_task(name=NOTIFY_TASK, base=JobTask, ignore_result=True)
+@shared_task(base=JobTask, ignore_result=True)
 def booking_notify_task(booking_id, event):
     """Queue the e-mails of a booking event, one per member who receives them."""
     booking_notify(booking_id=booking_id, event=event)
@@ -39,7 +39,6 @@ def booking_notify_task(booking_id, event):
 # One SMTP exchange (EMAIL_TIMEOUT, 10 s), cut at a minute and a half: a worker that died in the middle
 # delays the mail two minutes (the lease outlives the hard limit).
 @shared_task(
-    name=SEND_TASK,
     base=JobTask,
     lease=timedelta(minutes=2),
     soft_time_limit=60,

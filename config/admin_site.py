@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 class VendorhubAdminSite(admin.AdminSite):
     """The back office: the index is a dashboard showing each property the user works for, with the
-    bookings it received today and its pending holds."""
+    bookings it received today, today's arrivals and its pending holds."""
 
     site_header = _("vendorhub back office")
     site_title = _("vendorhub")
@@ -26,7 +26,7 @@ class VendorhubAdminSite(admin.AdminSite):
         ]
 
     def index(self, request, extra_context=None):
-        from bookings.selectors import booking_counts
+        from bookings.selectors import BookingCounts, booking_counts
         from integration.access.selectors import property_roles_for_user
 
         property_roles = property_roles_for_user(request.user)
@@ -34,8 +34,7 @@ class VendorhubAdminSite(admin.AdminSite):
         if request.user.has_perm("bookings.view_booking"):
             counts = booking_counts([prop.pk for prop, _role in property_roles])
             for card in cards:
-                arrived, pending = counts.get(card["property"].pk, (0, 0))
-                card["bookings"] = {"arrived": arrived, "pending": pending}
+                card["bookings"] = counts.get(card["property"].pk, BookingCounts(0, 0, 0))
         context = {"property_cards": cards, **(extra_context or {})}
         if request.user.is_superuser:
             from .dashboard import activity_last_day

@@ -11,10 +11,10 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from bookings.api.errors import ERROR_TABLE
+from bookings.errors import ERROR_TABLE
 from bookings.selectors import inbound_answers_by_code
+from core.dates import KOREA
 from core.jobs import jobs_waiting
-from integration.ari.dates import KOREA
 from integration.sync.selectors import outbox_backlog, sync_attempts_by_hour
 
 from .health import BACKLOG_MAX_AGE, duration_words

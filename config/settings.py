@@ -62,6 +62,9 @@ INSTALLED_APPS = [
     "licenses",
     "bookings",
     "bookings.settlement",
+    # Above the apps it reads (integration, licenses, bookings): composes and registers the property admin.
+    "golive",
+    # Above the apps that send it their events (integration, licenses, bookings).
     "inbox",
     # After axes: it re-registers axes' screen of failed logins with an unlock action.
     "accounts",
@@ -184,35 +187,57 @@ CELERY_TASK_IGNORE_RESULT = True
 # for (README, "Queues and time limits"): Procfile's `worker` takes hub and bookings, `bulk` the rest.
 # Routed by task name (core.queue's send_task honours the routes); a task named nowhere goes to bulk.
 TASK_QUEUES_BY_NAME = {
-    "hub": ["integration.tasks.sync_resource", "integration.tasks.sync_sweeper"],
+    "hub": ["integration.sync.tasks.sync_resource_task", "integration.sync.tasks.sync_sweeper_task"],
     "bookings": [
         "bookings.tasks.booking_notify_task",
         "bookings.tasks.booking_email_send_task",
         "bookings.tasks.bookings_release_expired_task",
         "inbox.tasks.event_notify_task",
         "inbox.tasks.event_email_send_task",
-        "core.tasks.job_sweeper",
+        "core.tasks.job_sweeper_task",
     ],
     "bulk": [
-        "settlement.tasks.reconciliation_run_task",
-        "settlement.tasks.reconciliations_nightly_task",
-        "integration.tasks.drift_checks_run",
-        "integration.tasks.drift_checks_weekly",
-        "integration.tasks.catalog_refresh_task",
-        "integration.tasks.sales_channels_refresh",
-        "integration.tasks.property_channels_refresh",
-        "integration.tasks.property_channels_refresh_requested",
+        "bookings.settlement.tasks.reconciliation_run_task",
+        "bookings.settlement.tasks.reconciliations_nightly_task",
+        "integration.drift.tasks.drift_checks_run_task",
+        "integration.drift.tasks.drift_checks_weekly_task",
+        "integration.catalog.tasks.catalog_refresh_task",
+        "integration.channels.tasks.sales_channels_refresh_task",
+        "integration.channels.tasks.property_channels_refresh_task",
+        "integration.channels.tasks.property_channels_refresh_requested_task",
         "licenses.tasks.license_requests_refresh_task",
         "licenses.tasks.license_requests_refresh_open_task",
-        "integration.tasks.sync_attempts_purge_task",
-        "integration.tasks.ari_history_purge_task",
+        "integration.sync.tasks.sync_attempts_purge_task",
+        "integration.ari.tasks.ari_history_purge_task",
         "bookings.tasks.inbound_calls_purge_task",
         "bookings.tasks.seen_webhooks_purge_task",
         "inbox.tasks.events_purge_task",
         "hubsandbox.tasks.sandbox_sell_task",
     ],
 }
+#: Each task is named by Celery's default (its module path); these are the names they had before (issue 23),
+#: kept for one release: every worker also runs a task under its old name (config.celery) and the old name
+#: is routed to the same queue, so that messages, durable jobs (core.Job) and beat entries written before
+#: the upgrade still run. Remove once no message, job row or beat entry carries an old name.
+RENAMED_TASKS = {
+    "integration.tasks.sync_resource": "integration.sync.tasks.sync_resource_task",
+    "integration.tasks.sync_sweeper": "integration.sync.tasks.sync_sweeper_task",
+    "integration.tasks.sync_attempts_purge_task": "integration.sync.tasks.sync_attempts_purge_task",
+    "integration.tasks.ari_history_purge_task": "integration.ari.tasks.ari_history_purge_task",
+    "integration.tasks.catalog_refresh_task": "integration.catalog.tasks.catalog_refresh_task",
+    "integration.tasks.sales_channels_refresh": "integration.channels.tasks.sales_channels_refresh_task",
+    "integration.tasks.property_channels_refresh_requested": (
+        "integration.channels.tasks.property_channels_refresh_requested_task"
+    ),
+    "integration.tasks.property_channels_refresh": "integration.channels.tasks.property_channels_refresh_task",
+    "integration.tasks.drift_checks_run": "integration.drift.tasks.drift_checks_run_task",
+    "integration.tasks.drift_checks_weekly": "integration.drift.tasks.drift_checks_weekly_task",
+    "settlement.tasks.reconciliation_run_task": "bookings.settlement.tasks.reconciliation_run_task",
+    "settlement.tasks.reconciliations_nightly_task": "bookings.settlement.tasks.reconciliations_nightly_task",
+    "core.tasks.job_sweeper": "core.tasks.job_sweeper_task",
+}
 CELERY_TASK_ROUTES = {name: {"queue": queue} for queue, names in TASK_QUEUES_BY_NAME.items() for name in names}
+CELERY_TASK_ROUTES |= {old: CELERY_TASK_ROUTES[new] for old, new in RENAMED_TASKS.items()}
 # A worker started without -Q takes every queue (a small install runs one such worker).
 CELERY_TASK_QUEUES = [Queue(name) for name in TASK_QUEUES_BY_NAME]
 CELERY_TASK_DEFAULT_QUEUE = "bulk"
@@ -225,25 +250,28 @@ CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BEAT_SCHEDULE = {
     # Queues again the sends a dead worker left: with a lease of one hub call (HUB_CONNECT_TIMEOUT +
     # HUB_READ_TIMEOUT + 10 s) and this interval, another worker takes them over within about a minute.
-    "hub-sync-sweeper": {"task": "integration.tasks.sync_sweeper", "schedule": 15.0},
+    "hub-sync-sweeper": {"task": "integration.sync.tasks.sync_sweeper_task", "schedule": 15.0},
     # The same for durable jobs (booking e-mails, reconciliations, read-backs a screen asked for): queued
     # again when the broker was down, lost their message or their worker died (core.jobs).
-    "job-sweeper": {"task": "core.tasks.job_sweeper", "schedule": 15.0},
-    "hub-sync-log-purge": {"task": "integration.tasks.sync_attempts_purge_task", "schedule": 24 * 60 * 60.0},
-    "ari-history-purge": {"task": "integration.tasks.ari_history_purge_task", "schedule": 24 * 60 * 60.0},
+    "job-sweeper": {"task": "core.tasks.job_sweeper_task", "schedule": 15.0},
+    "hub-sync-log-purge": {"task": "integration.sync.tasks.sync_attempts_purge_task", "schedule": 24 * 60 * 60.0},
+    "ari-history-purge": {"task": "integration.ari.tasks.ari_history_purge_task", "schedule": 24 * 60 * 60.0},
     # The hub's code catalog changes rarely; a daily fetch keeps the tag pickers and checks current.
-    "hub-catalog-refresh": {"task": "integration.tasks.catalog_refresh_task", "schedule": 24 * 60 * 60.0},
+    "hub-catalog-refresh": {"task": "integration.catalog.tasks.catalog_refresh_task", "schedule": 24 * 60 * 60.0},
     # The hub's sales channels change rarely: read the list daily (and by the admin's button). A property
     # with a request to open a channel under review has its statuses read every minute (two small GETs),
     # so that an approved channel opens, with what was prepared for it, soon after the review.
-    "hub-channels-refresh": {"task": "integration.tasks.sales_channels_refresh", "schedule": 24 * 60 * 60.0},
+    "hub-channels-refresh": {
+        "task": "integration.channels.tasks.sales_channels_refresh_task",
+        "schedule": 24 * 60 * 60.0,
+    },
     "hub-channel-requests-refresh": {
-        "task": "integration.tasks.property_channels_refresh_requested",
+        "task": "integration.channels.tasks.property_channels_refresh_requested_task",
         "schedule": 60.0,
     },
     # People review licenses at the hub: reading back the requests under review every 10 minutes is enough.
     # Reads every property's content back from the hub, paced (HUB_DRIFT_RATE), and reports what drifted.
-    "hub-drift-check": {"task": "integration.tasks.drift_checks_weekly", "schedule": 7 * 24 * 60 * 60.0},
+    "hub-drift-check": {"task": "integration.drift.tasks.drift_checks_weekly_task", "schedule": 7 * 24 * 60 * 60.0},
     "hub-license-refresh": {"task": "licenses.tasks.license_requests_refresh_open_task", "schedule": 10 * 60.0},
     # Pending holds older than BOOKING_HOLD_MINUTES are released within a minute of expiring.
     "bookings-release-expired": {"task": "bookings.tasks.bookings_release_expired_task", "schedule": 60.0},
@@ -255,7 +283,7 @@ CELERY_BEAT_SCHEDULE = {
     "inbox-purge": {"task": "inbox.tasks.events_purge_task", "schedule": 24 * 60 * 60.0},
     # The previous month's settlement, reconciled every night (Korea time) once the hub has settled the day.
     "settlement-reconcile-nightly": {
-        "task": "settlement.tasks.reconciliations_nightly_task",
+        "task": "bookings.settlement.tasks.reconciliations_nightly_task",
         "schedule": crontab(hour=4, minute=30),
     },
 }
@@ -362,6 +390,9 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
+# Quiet: no "AXES: BEGIN ..." banner at every manage.py, worker or web start, and the failure and lockout
+# lines name only what is counted (user name, address), not the browser's user agent too.
+AXES_VERBOSE = False
 #: Proxies in front of the web server that append the client's address to X-Forwarded-For (the load
 #: balancer in production): the lockout per address counts the address the nearest one saw.
 PROXY_COUNT = env.int("DJANGO_PROXY_COUNT", default=0 if DEBUG else 1)

@@ -1,6 +1,8 @@
 """The admin's own saves in the audit trail (core.audit): a ModelAdmin mixin whose History entries carry
 each changed field's value before and after, for the object and its inlines."""
 
+from django.contrib import admin
+
 from .audit import audit_message, audit_values
 
 
@@ -9,8 +11,9 @@ def _stored(obj):
     return audit_values(type(obj)._base_manager.get(pk=obj.pk))
 
 
-class AuditedAdminMixin:
-    """For a ModelAdmin whose form saves the object itself (not through a service that records it)."""
+class AuditedAdminMixin(admin.ModelAdmin):
+    """For a ModelAdmin whose form saves the object itself (not through a service that records it); put it
+    before the other ModelAdmin bases."""
 
     def save_model(self, request, obj, form, change):
         if change:

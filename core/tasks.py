@@ -6,6 +6,6 @@ from .jobs import job_sweep
 
 
 @shared_task(ignore_result=True)
-def job_sweeper():
+def job_sweeper_task():
     """Queue again the durable jobs whose message was lost, never sent or left by a dead worker."""
     job_sweep()

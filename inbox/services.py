@@ -14,7 +14,7 @@ from django.utils.functional import lazy
 from bookings.notifications import email_language
 from core.jobs import job_queue
 from core.mail import mail_message
-from integration.retention import purge_before
+from core.retention import purge_before
 
 from .display import event_text
 from .models import Event, EventRead, InboxPreference

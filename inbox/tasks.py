@@ -7,10 +7,10 @@ from celery import shared_task
 from core.jobs import JobTask
 from core.mail import MAIL_MAX_RETRIES, mail_send_or_retry
 
-from .services import NOTIFY_TASK, SEND_TASK, event_email_send, event_notify, events_purge
+from .services import event_email_send, event_notify, events_purge
 
 
-@shared_task(name=NOTIFY_TASK, base=JobTask, ignore_result=True)
+@shared_task(base=JobTask, ignore_result=True)
 def event_notify_task(event_id):
     """Queue the e-mails of a new inbox event, one per person who asked for them."""
     event_notify(event_id=event_id)
@@ -18,7 +18,6 @@ def event_notify_task(event_id):
 
 # As the booking e-mails' send (bookings.tasks): one SMTP exchange, the lease outliving the hard limit.
 @shared_task(
-    name=SEND_TASK,
     base=JobTask,
     lease=timedelta(minutes=2),
     soft_time_limit=60,

@@ -16,7 +16,7 @@ class IntegrationConfig(AppConfig):
     verbose_name = _("Properties and hub sync")
 
     def ready(self):
-        from .ari.push import register_ari_resources
+        from .ari.resources import register_ari_resources
         from .channels.resources import register_channel_resources
         from .channels.signals import channel_opened
         from .content.resources import register_content_resources

@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from core.dates import korea_today
 from core.jobs import job_queue
 
 from .access.choices import MembershipRole
 from .access.services import membership_grant
-from .ari.dates import DateRange, korea_today
+from .ari.dates import DateRange
 from .ari.services import AriEdit, Operation, ari_edit_apply
 from .catalog.models import CatalogSnapshot
 from .catalog.services import REFRESH_TASK as CATALOG_REFRESH_TASK

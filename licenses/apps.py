@@ -15,7 +15,7 @@ class LicensesConfig(AppConfig):
         # License requests are a kind of hub resource: the sync engine delivers their submissions.
         from integration.sync.resources import register
 
-        from .sync import LICENSE_RESOURCE
+        from .resources import LICENSE_RESOURCE
 
         register(LICENSE_RESOURCE)
         # Registers the tasks in every process (not only the worker's), so that the services can queue

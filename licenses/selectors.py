@@ -2,13 +2,13 @@
 
 from django.db.models import Q
 
+from integration.hub.payloads import superseding_hub_id
 from integration.hub.selectors import hub_environment_active
 from integration.models import ResourceKind, SyncState
 from integration.sync.choices import SyncStatus
 
 from .choices import ReviewStatus
 from .models import LicenseRequest
-from .payloads import superseding_hub_id
 
 
 def license_property_ids_to_refresh():

@@ -1,7 +1,7 @@
 """Writes of the licenses app, one function per use case.
 
 Submitting stores the request and its file and marks it for the hub in the same transaction; the sync
-engine delivers it (licenses.sync). Refreshing reads the hub's list and details first and then writes,
+engine delivers it (licenses.resources). Refreshing reads the hub's list and details first and then writes,
 so that no transaction is held across a network call.
 """
 
@@ -14,18 +14,18 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.jobs import job_queue
+from core.periodic import for_each_row
 from integration.hub import endpoints
 from integration.hub.client import HubError, get_hub_client
+from integration.hub.payloads import parse_license_detail, parse_license_result
 from integration.hub.selectors import hub_environment_active
 from integration.models import Property, ResourceKind, SyncState
-from integration.periodic import for_each_row
 from integration.sync.outbox import sync_mark_changed, sync_request
 
 from . import selectors
 from .choices import ReviewStatus
 from .files import license_file_check, license_file_name
 from .models import BUSINESS_FIELDS, PERMIT_FIELDS, LicenseRequest
-from .payloads import parse_detail, parse_result
 from .signals import license_reviewed
 
 logger = logging.getLogger(__name__)
@@ -93,7 +93,7 @@ def license_request_submit(*, property, type, fields, file=None, user=None, resu
 def license_request_record_submission(*, license_request_id, answer, environment):
     """The hub of environment accepted a submission: keep its id, status, reason and times (the
     submission result), and which hub it was."""
-    fields = parse_result(answer)
+    fields = parse_license_result(answer)
     if "hub_id" not in fields:
         logger.warning("the hub accepted license request %s without an id in its answer", license_request_id)
     if fields:
@@ -127,7 +127,8 @@ def license_requests_retry(*, license_requests):
 
 def _list_all(client, prop):
     """Every request the hub lists for the property, newest first (all pages)."""
-    items, offset = [], 0
+    items: list[dict] = []
+    offset = 0
     while True:
         page = client.call(
             endpoints.LICENSE_LIST,
@@ -151,7 +152,7 @@ def _read_detail(client, prop, hub_id):
 
 
 def _needs_detail(request, item):
-    fields = parse_result(item)
+    fields = parse_license_result(item)
     return (
         request.refreshed_at is None
         or fields.get("status", "") != request.status
@@ -178,21 +179,11 @@ def license_requests_refresh(*, property, client=None):
     now = timezone.now()
     with transaction.atomic():
         for hub_id, detail in details.items():
-            _store(ours[hub_id], parse_detail(detail), now)
+            _store(ours[hub_id], parse_license_detail(detail), now)
         for item in items:
             if item["id"] not in details:
                 LicenseRequest.objects.filter(pk=ours[item["id"]].pk).update(refreshed_at=now)
     return len(details)
-
-
-def license_request_refresh(*, license_request, client=None):
-    """Read one request's detail from the hub that received it and store it (status, reason, history,
-    masked number)."""
-    client = client or get_hub_client(license_request.hub_environment or None)
-    detail = _read_detail(client, license_request.property, license_request.hub_id)
-    with transaction.atomic():
-        _store(license_request, parse_detail(detail), timezone.now())
-    return license_request
 
 
 def _store(request, fields, now):

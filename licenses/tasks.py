@@ -1,6 +1,6 @@
 """Celery tasks of the licenses app: thin wrappers that load by id and call one service.
 
-Submissions have no task of their own: the sync engine's sync_resource task delivers them.
+Submissions have no task of their own: the sync engine's sync_resource_task delivers them.
 """
 
 from celery import shared_task
@@ -9,7 +9,7 @@ from core.jobs import JobTask
 from integration.hub.client import HubError
 from integration.models import Property
 
-from .services import REFRESH_TASK, license_requests_refresh, license_requests_refresh_open
+from .services import license_requests_refresh, license_requests_refresh_open
 
 
 @shared_task(ignore_result=True)
@@ -18,7 +18,7 @@ def license_requests_refresh_open_task():
     license_requests_refresh_open()
 
 
-@shared_task(name=REFRESH_TASK, base=JobTask, bind=True, ignore_result=True, max_retries=3)
+@shared_task(base=JobTask, bind=True, ignore_result=True, max_retries=3)
 def license_requests_refresh_task(self, property_id):
     """Read back the hub's review of one property's requests (the admin's "refresh"); a busy or
     unreachable hub is tried again."""

@@ -2,14 +2,12 @@
 be in the future in Korea (hub-contract.md section 5). Shared by the model, the forms and the services."""
 
 import re
-from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
-from django.utils import formats, timezone
+from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 
-#: The spec judges "not in the future" by the date in Korea, whatever the server's time zone.
-KOREA = ZoneInfo("Asia/Seoul")
+from core.dates import korea_today
 
 #: Weights of digits 1 to 9 of a business registration number (the tenth is the check digit).
 CHECK_WEIGHTS = (1, 3, 7, 1, 3, 7, 1, 3, 5)
@@ -18,11 +16,6 @@ CHECK_WEIGHTS = (1, 3, 7, 1, 3, 7, 1, 3, 5)
 _BUSINESS_NUMBER = re.compile(r"\d{3}-?\d{2}-?\d{5}", re.ASCII)
 #: How the form shows an example number; a real one, whose check digit matches.
 BUSINESS_NUMBER_EXAMPLE = "123-45-67891"
-
-
-def korea_today():
-    """Today's date in Korea."""
-    return timezone.localdate(timezone=KOREA)
 
 
 def validate_not_future_in_korea(value):

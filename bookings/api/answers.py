@@ -3,7 +3,7 @@ confirmed_at, canceled_at and updated_at; optional fields with no value are omit
 
 from decimal import Decimal
 
-from integration.ari.dates import KOREA
+from core.dates import KOREA
 
 
 def _number(value):

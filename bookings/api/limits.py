@@ -3,7 +3,8 @@ them answers 400 code 3000 before a row is written; README's Vendor API section 
 
 import datetime
 
-from integration.ari.dates import WINDOW_DAYS, korea_today
+from core.dates import korea_today
+from integration.hub.endpoints import WINDOW_DAYS
 
 #: The largest request body read (bytes). A create body is a few KB (a 365-night `rates` array about
 #: 16 KB); a larger body is refused on its Content-Length before it is read, and a body without one

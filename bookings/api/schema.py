@@ -5,8 +5,8 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
+from ..errors import ERROR_TABLE
 from ..models import Booking
-from .errors import ERROR_TABLE
 from .serializers import BookerSerializer, GuestSerializer, NightlyAmountSerializer
 
 

@@ -8,7 +8,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from integration.ari.dates import KOREA
+from core.dates import KOREA
 
 from ..models import Booking
 from ..services import LOOKUP_TYPES
@@ -165,7 +165,8 @@ class BookingCreateSerializer(serializers.Serializer):
     currency = serializers.RegexField(r"^[A-Z]{3}$")
     amount = AmountField()
     # When given, one entry per night of the stay (services.booking_create compares them).
-    rates = NightlyAmountSerializer(many=True, required=False, max_length=MAX_NIGHTS)
+    # many=True hands max_length to DRF's ListSerializer, which the stubs' Serializer signature lacks.
+    rates = NightlyAmountSerializer(many=True, required=False, max_length=MAX_NIGHTS)  # type: ignore[call-arg]
     total_amount = AmountField()
     net_price = AmountField()
     payment_type = serializers.ChoiceField(choices=Booking.PaymentType.choices)

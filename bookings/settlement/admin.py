@@ -12,7 +12,7 @@ from django.urls import path
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from integration.csv_files import CsvLines
+from core.csv_files import CsvLines
 
 from . import selectors, services
 from .choices import Category, RunStatus

@@ -6,8 +6,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from core.dates import korea_today
 from integration.access.selectors import properties_for_user
-from integration.ari.dates import korea_today
 
 from .choices import Basis
 from .selectors import MANAGERS

@@ -11,24 +11,25 @@ import datetime
 import logging
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any, cast
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.db.models import Count, Exists, F, OuterRef, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bookings.api.answers import booking_answer
 from bookings.models import Booking
+from core.dates import KOREA, korea_today
 from core.jobs import job_queue
 from core.metrics import reconciliation_counted
+from core.periodic import for_each_row
 from integration.access.choices import MembershipRole
 from integration.access.selectors import properties_for_user
-from integration.ari.dates import KOREA, korea_today
 from integration.hub.client import HubError
 from integration.models import Property
-from integration.periodic import for_each_row
 
 from . import hub
 from .choices import Basis, Category, RunStatus, hub_status_as_ours
@@ -36,7 +37,7 @@ from .models import Reconciliation, ReconciliationRow
 
 logger = logging.getLogger(__name__)
 
-RUN_TASK = "settlement.tasks.reconciliation_run_task"
+RUN_TASK = "bookings.settlement.tasks.reconciliation_run_task"
 #: The longest period one reconciliation covers.
 MAX_PERIOD_DAYS = 366
 #: Bookings missing at the hub are read and written this many at a time.
@@ -136,12 +137,14 @@ class _RowWriter:
     bulk_create costs more than reading the page from the hub (bench.settlement)."""
 
     def __init__(self):
-        fields = [ReconciliationRow._meta.get_field(name) for name in _COLUMNS]
+        fields = {field.name: field for field in ReconciliationRow._meta.concrete_fields}
+        # A concrete field always has a column (the stubs allow None, as for other kinds of field).
+        columns = [cast(str, fields[name].column) for name in _COLUMNS]
         table = connection.ops.quote_name(ReconciliationRow._meta.db_table)
-        names = ", ".join(connection.ops.quote_name(field.column) for field in fields)
-        self.sql = f"INSERT INTO {table} ({names}) VALUES ({', '.join(['%s'] * len(fields))})"  # noqa: S608
+        names = ", ".join(connection.ops.quote_name(column) for column in columns)
+        self.sql = f"INSERT INTO {table} ({names}) VALUES ({', '.join(['%s'] * len(columns))})"  # noqa: S608
         self.ops = connection.ops
-        self.decimal = fields[_COLUMNS.index("hub_total_amount")]
+        self.decimal = cast(models.DecimalField, fields["hub_total_amount"])
 
     def amount(self, value):
         return self.ops.adapt_decimalfield_value(value, self.decimal.max_digits, self.decimal.decimal_places)
@@ -259,7 +262,7 @@ def _totals(reconciliation):
             count=Count("pk"), hub_total=Sum("hub_total_amount"), our_total=Sum("our_total_amount")
         )
     }
-    months = {}
+    months: dict[str, dict[str, int]] = {}
     for row in rows.values("month", "category").annotate(count=Count("pk")).order_by("month"):
         months.setdefault(row["month"].strftime("%Y-%m"), {})[row["category"]] = row["count"]
     return totals, [{"month": month, **counts} for month, counts in months.items()]
@@ -284,7 +287,11 @@ def reconciliation_run(*, reconciliation_id: int, client=None) -> Reconciliation
     Reconciliation.objects.filter(pk=reconciliation.pk).update(
         status=RunStatus.RUNNING, started_at=timezone.now(), records_seen=0, records_expected=None, error=""
     )
-    filters = {"option": reconciliation.basis, "date_from": reconciliation.date_from, "date_to": reconciliation.date_to}
+    filters: dict[str, Any] = {
+        "option": reconciliation.basis,
+        "date_from": reconciliation.date_from,
+        "date_to": reconciliation.date_to,
+    }
     try:
         expected = sum(
             hub.settlement_count(**filters, vendor_property_id=p.vendor_id, client=client) for p in properties
@@ -367,7 +374,7 @@ COMPARED = (
 
 
 def _get(answer: dict, key: str):
-    value = answer
+    value: Any = answer
     for part in key.split("."):
         value = value.get(part) if isinstance(value, dict) else None
     return value
@@ -417,6 +424,7 @@ def booking_compare_with_hub(*, booking: Booking, client=None) -> Comparison:
     rows = []
     for key, model_field in COMPARED:
         mine, hub_value = _get(ours, key), _get(theirs, key)
-        label = Booking._meta.get_field(model_field).verbose_name
+        # Every compared field is a field of the booking's own (get_field may also return a relation).
+        label = cast(models.Field, Booking._meta.get_field(model_field)).verbose_name
         rows.append(ComparedField(str(label), mine, hub_value, not _same(mine, hub_value)))
     return Comparison(booking, tuple(rows))

@@ -6,16 +6,13 @@ from celery import shared_task
 
 from core.jobs import JobTask
 
-from .services import RUN_TASK, reconciliation_run, reconciliations_nightly
-
-NIGHTLY_TASK = "settlement.tasks.reconciliations_nightly_task"
+from .services import reconciliation_run, reconciliations_nightly
 
 
 # A run starts over when run again: no second run may start while one works (100,000 records take about
 # 20 s to a few minutes). Cut at 50 minutes (the run is then failed, saying so: reconciliation_run), killed
 # at 55; the lease outlives that.
 @shared_task(
-    name=RUN_TASK,
     base=JobTask,
     lease=timedelta(hours=1),
     ignore_result=True,
@@ -27,7 +24,7 @@ def reconciliation_run_task(reconciliation_id):
     reconciliation_run(reconciliation_id=reconciliation_id)
 
 
-@shared_task(name=NIGHTLY_TASK, ignore_result=True)
+@shared_task(ignore_result=True)
 def reconciliations_nightly_task():
     """Ask for the previous month's reconciliation of every property (beat, every night)."""
     reconciliations_nightly()

@@ -1,5 +1,8 @@
 """The base every admin screen of property-owned data follows: it shows only the user's properties."""
 
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
 from django.contrib import admin
 from django.contrib.admin import widgets
 from django.db import models
@@ -21,7 +24,7 @@ class PropertyScopedAdminMixin:
     #: Roles that may see this data; None means any role (staff and managers).
     scope_roles = None
     # Staff type addresses without a scheme (the hub needs absolute https URLs); the hub's times are HH:mm.
-    formfield_overrides = {
+    formfield_overrides: ClassVar[Mapping[type[models.Field], Mapping[str, Any]]] = {
         models.URLField: {"assume_scheme": "https"},
         models.TimeField: {"widget": widgets.AdminTimeWidget(format="%H:%M")},
     }

@@ -5,6 +5,7 @@ from django.db import transaction
 
 from core.audit import ADDITION, CHANGE, DELETION, audit_record, audit_values
 
+from .choices import MembershipRole
 from .models import PropertyMembership
 from .roles import GROUP_NAMES
 
@@ -35,7 +36,9 @@ def membership_revoke(*, membership, by=None):
 
 def user_sync_role_groups(*, user):
     """Make the user's role groups match the roles they hold; anyone with a role may use the admin."""
-    roles = set(PropertyMembership.objects.filter(user=user).values_list("role", flat=True))
+    roles = {
+        MembershipRole(role) for role in PropertyMembership.objects.filter(user=user).values_list("role", flat=True)
+    }
     groups = {group.name: group for group in Group.objects.filter(name__in=GROUP_NAMES.values())}
     user.groups.remove(*groups.values())
     user.groups.add(*(groups[GROUP_NAMES[role]] for role in roles))

@@ -8,8 +8,7 @@ edit: viewing needs the view permission on the property, editing the change perm
 both).
 """
 
-from django.contrib import admin
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 from django.http import Http404, HttpResponseNotAllowed, JsonResponse
 from django.template.response import TemplateResponse
@@ -20,19 +19,29 @@ from django.utils.translation import gettext as _
 
 from ..channels.models import SalesChannel
 from ..channels.selectors import open_channels
-from ..content.admin import PropertyAdmin
-from ..content.models import Property, RoomType
+from ..content.models import RoomType
+from ..sync.models import ResourceKind
 from .admin_bulk import AriBulkEditViews
 from .admin_csv import AriCsvViews
 from .admin_history import AriHistoryViews
 from .dates import ari_window, korea_today
 from .forms import AriCellForm
-from .grid import AriCellStale, add_months, ari_cell_save, ari_grid_read, grid_month, grid_months, month_end
-from .templatetags import render_ari_cells
+from .grid import (
+    AriCellStale,
+    add_months,
+    ari_cell_save,
+    ari_grid_hub,
+    ari_grid_read,
+    grid_month,
+    grid_months,
+    month_end,
+)
+from .selectors import ari_hub_standing
+from .templatetags import cell_key, hub_badge, render_ari_cells
 
 
-class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, AriHistoryViews, PropertyAdmin):
-    """The property admin with its rates and availability screens."""
+class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews):
+    """The rates and availability screens, mixed into the property admin (golive.admin composes it)."""
 
     def get_urls(self):
         def view(function):
@@ -43,6 +52,7 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, AriHistoryViews, PropertyA
             path(
                 "<path:object_id>/calendar/cell/", view(self.calendar_cell_view), name="integration_property_ari_cell"
             ),
+            path("<path:object_id>/calendar/hub/", view(self.calendar_hub_view), name="integration_property_ari_hub"),
             path(
                 "<path:object_id>/calendar/bulk/", view(self.calendar_bulk_view), name="integration_property_ari_bulk"
             ),
@@ -76,15 +86,6 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, AriHistoryViews, PropertyA
 
     # --- Access ---------------------------------------------------------------------------------
 
-    def _ari_property(self, request, object_id, *, edit):
-        """The property of the URL among the user's (else 404), and whether they may view or edit it."""
-        prop = self.get_object(request, object_id)
-        if not self.has_view_or_change_permission(request, prop):
-            raise PermissionDenied
-        if edit and not self.has_change_permission(request, prop):
-            raise PermissionDenied
-        return prop
-
     def _channel(self, value, prop):
         """The SalesChannel a ?channel= parameter names, among those open for the property (else 404);
         None for the common values."""
@@ -105,24 +106,18 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, AriHistoryViews, PropertyA
         return f"{url}?{urlencode(query)}" if query else url
 
     def _context(self, request, prop, title, **context):
-        return {
-            **self.admin_site.each_context(request),
-            "opts": self.opts,
-            "original": prop,
-            "property": prop,
-            "title": title,
-            "calendar_url": reverse("admin:integration_property_calendar", args=[prop.pk]),
-            **context,
-        }
+        calendar_url = reverse("admin:integration_property_calendar", args=[prop.pk])
+        return self.page_context(request, prop, title, calendar_url=calendar_url, **context)
 
     # --- The grid -------------------------------------------------------------------------------
 
     def calendar_view(self, request, object_id):
         """GET: a month of the grid (?month=YYYY-MM, ?channel=<id> for one channel's values)."""
-        prop = self._ari_property(request, object_id, edit=False)
+        prop = self.page_property(request, object_id, edit=False)
         month = grid_month(request.GET.get("month"))
         channel = self._channel(request.GET.get("channel"), prop)
         grid = ari_grid_read(prop, first=month, last=month_end(month), channel=channel)
+        ari_grid_hub(grid)
         months = grid_months()
         can_edit = self.has_change_permission(request, prop)
         query = {"channel": channel.pk} if channel else {}
@@ -144,6 +139,10 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, AriHistoryViews, PropertyA
             channels=list(open_channels(prop)),
             can_edit=can_edit,
             column_count=len(grid.days) + 1,
+            hub_log_url=self._hub_log_url(request),
+            hub_url=reverse("admin:integration_property_ari_hub", args=[prop.pk])
+            + "?"
+            + urlencode({"month": month.strftime("%Y-%m"), **query}),
             cell_url=reverse("admin:integration_property_ari_cell", args=[prop.pk]),
             bulk_url=reverse("admin:integration_property_ari_bulk", args=[prop.pk])
             + "?"
@@ -157,6 +156,32 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, AriHistoryViews, PropertyA
         )
         return TemplateResponse(request, "admin/integration/property/ari_calendar.html", context)
 
+    def _hub_log_url(self, request):
+        """The log of exchanges with the hub, for those who may read it ("" for the others)."""
+        if request.user.has_perm("integration.view_syncattempt"):
+            return reverse("admin:integration_syncattempt_changelist")
+        return ""
+
+    def calendar_hub_view(self, request, object_id):
+        """GET ?month=YYYY-MM[&channel=]: where the month's rows stand with the hub, as JSON for the
+        calendar's refresh: {"rows": {box id: {"status", "html"}}, "unsent": [cell ids], "waiting": bool}
+        (two queries for the standing, whatever the rows)."""
+        prop = self.page_property(request, object_id, edit=False)
+        month = grid_month(request.GET.get("month"))
+        channel = self._channel(request.GET.get("channel"), prop)
+        log_url = self._hub_log_url(request)
+        availability = "al" if channel is None else "cap"
+        rows, unsent, waiting = {}, [], False
+        for (kind, object_id_), standing in ari_hub_standing(prop, first=month, last=month_end(month)).items():
+            prefix = "rp" if kind == ResourceKind.ARI_RATES else availability
+            rows[f"hub-{prefix}-{object_id_}"] = {
+                "status": standing.status,
+                "html": str(hub_badge(standing, log_url=log_url)),
+            }
+            unsent.extend(cell_key(prefix, object_id_, day) for span in standing.unsent for day in span.days())
+            waiting = waiting or standing.waiting
+        return JsonResponse({"rows": rows, "unsent": unsent, "waiting": waiting})
+
     def calendar_cell_view(self, request, object_id):
         """POST one cell; answers JSON: {"ok": true, "cells": {id: html}} with every cell of the room type
         on that day (a standalone rate moves its packages' prices), or {"ok": false, "error": "..."} with
@@ -164,7 +189,7 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, AriHistoryViews, PropertyA
         they are now when someone changed the cell after the page showed it."""
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
-        prop = self._ari_property(request, object_id, edit=True)
+        prop = self.page_property(request, object_id, edit=True)
         form = AriCellForm(request.POST, property=prop)
         if not form.is_valid():
             if form.cleaned_data.get("target", 0) is None:
@@ -180,6 +205,7 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, AriHistoryViews, PropertyA
             grid = ari_grid_read(
                 prop, first=data["date"], last=data["date"], channel=data["channel"], room_type_ids=[room_type_id]
             )
+            ari_grid_hub(grid)
             return render_ari_cells(grid, can_edit=True)
 
         try:
@@ -204,8 +230,3 @@ class PropertyAriAdmin(AriBulkEditViews, AriCsvViews, AriHistoryViews, PropertyA
             message = _("Bookings changed this day meanwhile; reload the page and try again.")
             return JsonResponse({"ok": False, "error": message}, status=409)
         return JsonResponse({"ok": True, "cells": cells()})
-
-
-# The property admin gains the screens above: registered again as its subclass.
-admin.site.unregister(Property)
-admin.site.register(Property, PropertyAriAdmin)

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..content.models import RoomType
 from ..content.names import display_name
@@ -24,8 +25,8 @@ from .dates import ranges_of
 from .forms import AriBulkEditForm
 from .models import AriChangeSource
 from .selectors import standalone_rates
-from .services import AriStale, Operation, ari_change_apply, ari_edit_plan
-from .templatetags import krw
+from .services import AriStale, Operation, ari_change_apply, ari_derived_prices, ari_edit_plan
+from .templatetags import ari_date, ari_dates, krw
 
 #: The most cells a bulk edit preview lists (the errors first); the counts always cover every cell.
 PREVIEW_CELLS = 400
@@ -72,9 +73,9 @@ def _preview_cell(change, bases):
     }
 
 
-def _hub_requests(plan):
-    """One line per hub request the change causes: the rate plan's or room type's push, its path and the
-    changed days as merged ranges."""
+def _hub_requests(plan, *, paths=False):
+    """One line per update the change sends to the hub (a rate plan's rates or a room type's availability):
+    what it updates and the changed days as merged ranges; paths: the request itself (for superusers)."""
     dates = defaultdict(list)
     for change in plan.changed:
         dates[change.target].append(change.date)
@@ -89,16 +90,33 @@ def _hub_requests(plan):
             {
                 "target": _target_label(target),
                 "kind": kind.label,
-                "path": f"{endpoint.method} {endpoint.path(**path_params(target))}",
+                "path": f"{endpoint.method} {endpoint.path(**path_params(target))}" if paths else "",
                 "days": len(days),
-                "ranges": ", ".join(
-                    r.start.isoformat() if r.start == r.end else f"{r.start.isoformat()} ~ {r.end.isoformat()}"
-                    for r in ranges[:6]
-                )
-                + (" …" if len(ranges) > 6 else ""),
+                "ranges": ", ".join(ari_dates(r.start, r.end) for r in ranges[:6]) + (" …" if len(ranges) > 6 else ""),
             }
         )
     return sorted(requests, key=lambda request: (request["target"], request["kind"]))
+
+
+def hub_updates_label(count):
+    """ "2 updates to the hub": how staff read the requests a change sends."""
+    return ngettext("%(count)s update to the hub", "%(count)s updates to the hub", count) % {"count": count}
+
+
+def _derived_rows(derived, rate_plans):
+    """The package prices that follow the standalone rates, as the preview lists them."""
+    return [
+        {
+            "date": price.date,
+            "weekday": date_format(price.date, "D"),
+            "target": display_name(rate_plans[price.rate_plan_id]),
+            "difference": krw(price.difference, signed=True),
+            "old": krw(price.before),
+            "new": krw(price.after),
+        }
+        for price in derived
+        if price.rate_plan_id in rate_plans
+    ]
 
 
 class AriBulkEditViews:
@@ -107,7 +125,7 @@ class AriBulkEditViews:
     def calendar_bulk_view(self, request, object_id):
         """GET: the bulk edit form. POST "preview": the cells and hub requests it would change. POST
         "apply" (of an unchanged, previewed form): the edit as one change, then back to the grid."""
-        prop = self._ari_property(request, object_id, edit=True)
+        prop = self.page_property(request, object_id, edit=True)
         if request.method == "POST":
             form = AriBulkEditForm(request.POST, property=prop)
         else:
@@ -136,7 +154,9 @@ class AriBulkEditViews:
                         _("The choices changed since the preview: check this preview, then apply."),
                         messages.WARNING,
                     )
-            preview = self._bulk_preview(prop, edit, plan, digest=digest, blocked=blocked)
+            preview = self._bulk_preview(
+                request, edit, plan, digest=digest, blocked=blocked, rate_plans=form.rate_plans
+            )
         context = self._context(
             request,
             prop,
@@ -157,7 +177,7 @@ class AriBulkEditViews:
             return False
         messages_ = [_("%(count)s cells cannot change; nothing was saved:") % {"count": len(errors)}]
         messages_.extend(
-            f"{change.date.isoformat()} · {_target_label(change.target)}: {change.error}" for change in errors[:10]
+            f"{ari_date(change.date)} · {_target_label(change.target)}: {change.error}" for change in errors[:10]
         )
         if len(errors) > 10:
             messages_.append(_("… and %(count)s more.") % {"count": len(errors) - 10})
@@ -190,9 +210,10 @@ class AriBulkEditViews:
             reasons = reasons or _("bookings changed meanwhile.")
             self.message_user(request, _("Nothing was saved: %(reasons)s") % {"reasons": reasons}, messages.ERROR)
             return None, plan
-        message = _("Changed %(cells)s cells; %(requests)s requests to the hub are queued.") % {
-            "cells": len(plan.changed),
-            "requests": len(plan.hub_requests),
+        cells = len(plan.changed)
+        message = _("%(cells)s changed; %(updates)s queued.") % {
+            "cells": ngettext("%(count)s cell", "%(count)s cells", cells) % {"count": cells},
+            "updates": hub_updates_label(len(plan.hub_requests)),
         }
         if change_set is not None:
             url = reverse("admin:integration_property_ari_change", args=[prop.pk, change_set.pk])
@@ -201,8 +222,9 @@ class AriBulkEditViews:
         first = min(date_range.start for date_range in edit.ranges)
         return redirect(self._calendar_url(prop, month=first.replace(day=1), channel=edit.channel)), plan
 
-    def _bulk_preview(self, prop, edit, plan, *, digest, blocked):
-        """What the preview shows: the cells (errors first, then changes), and the hub requests."""
+    def _bulk_preview(self, request, edit, plan, *, digest, blocked, rate_plans):
+        """What the preview shows: the cells (errors first, then changes), the package prices that follow
+        the standalone rates, and the updates to the hub."""
         changed, errors = plan.changed, plan.errors
         dates = [change.date for change in plan.changes]
         bases = {}
@@ -217,13 +239,19 @@ class AriBulkEditViews:
         ignored = 0
         if edit.operation != Operation.CLEAR_CHANNEL:
             ignored = len(edit.rate_plans) if availability else len(edit.room_types)
+        derived = ari_derived_prices(plan, channel=edit.channel)
+        requests = _hub_requests(plan, paths=request.user.is_superuser)
         return {
             "cells": [_preview_cell(change, bases) for change in shown],
+            "derived": _derived_rows(derived[:PREVIEW_CELLS], rate_plans),
+            "derived_count": len(derived),
+            "derived_hidden": max(0, len(derived) - PREVIEW_CELLS),
             "changed_count": len(changed),
             "error_count": len(errors),
             "unchanged_count": len(plan.changes) - len(changed) - len(errors),
             "hidden_count": len(errors) + len(changed) - len(shown),
-            "requests": _hub_requests(plan),
+            "requests": requests,
+            "requests_label": hub_updates_label(len(requests)),
             "ignored": ignored,
             "availability": availability,
             "digest": f"{digest}:{plan.fingerprint()}",

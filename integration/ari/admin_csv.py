@@ -38,7 +38,7 @@ class AriCsvViews:
 
     def calendar_export_view(self, request, object_id):
         """GET ?date_from=&date_to=: the CSV file of the range, streamed; without a valid range, the form."""
-        prop = self._ari_property(request, object_id, edit=False)
+        prop = self.page_property(request, object_id, edit=False)
         form = AriExportForm(request.GET or None)
         if form.is_valid():
             first, last = form.cleaned_data["date_from"], form.cleaned_data["date_to"]
@@ -60,7 +60,7 @@ class AriCsvViews:
     def calendar_import_view(self, request, object_id):
         """GET: the upload form. POST with a file: the dry run. POST "apply": the import of the previewed
         file, in one transaction, refused while any row has an error."""
-        prop = self._ari_property(request, object_id, edit=True)
+        prop = self.page_property(request, object_id, edit=True)
         if request.method == "POST" and "apply" in request.POST:
             return self._import_apply(request, prop)
         form = AriImportForm(*((request.POST, request.FILES) if request.method == "POST" else ()))

@@ -3,6 +3,7 @@ calendar), the list of changes, and one change with its cells and its undo (prev
 new change). A part of the property's admin (integration.ari.admin)."""
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import IntegrityError
@@ -12,13 +13,13 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from .admin_bulk import PREVIEW_CELLS, _hub_requests, _preview_cell, _target_label
-from .forms import AriCellForm
+from .admin_bulk import PREVIEW_CELLS, _hub_requests, _preview_cell, _target_label, hub_updates_label
+from .forms import AriCellForm, AriChangesFilterForm
 from .history import ari_change_set_undo, ari_undo_plan
 from .models import AriChangeSet
-from .selectors import ari_cell_history, standalone_rates
+from .selectors import ari_cell_history, ari_change_cell_counts, ari_change_cells, ari_changes, standalone_rates
 from .services import AriStale
-from .templatetags import krw
+from .templatetags import ari_date, krw
 
 #: Changes listed per page.
 CHANGES_PER_PAGE = 50
@@ -48,6 +49,20 @@ def _who(change_set):
     return change_set.user.get_username() if change_set.user else _("(a program)")
 
 
+def _cell_line(cell):
+    """One changed cell in a line: "Dec. 4, 2026 · Room 00 · Room only: rate 100,000 → 120,000"."""
+    target = _target_label(cell.target)
+    if cell.channel_id:
+        target = f"{target} @ {cell.channel}"
+    return _("%(date)s · %(row)s: %(value)s %(old)s → %(new)s") % {
+        "date": ari_date(cell.date),
+        "row": target,
+        "value": _field_label(cell.field),
+        "old": _value(cell.field, cell.old),
+        "new": _value(cell.field, cell.new),
+    }
+
+
 class AriHistoryViews:
     """The history views of PropertyAriAdmin."""
 
@@ -57,7 +72,7 @@ class AriHistoryViews:
     def calendar_history_view(self, request, object_id):
         """GET ?kind=rate|availability&target=&date=[&channel=]: the cell's changes as an HTML fragment
         (the calendar's cell editor shows it)."""
-        prop = self._ari_property(request, object_id, edit=False)
+        prop = self.page_property(request, object_id, edit=False)
         form = AriCellForm(request.GET, property=prop)
         if not form.is_valid() or form.cleaned_data["target"] is None:
             raise Http404("No such cell in this property.")
@@ -83,18 +98,43 @@ class AriHistoryViews:
         return TemplateResponse(request, "admin/integration/property/ari_cell_history.html", {"rows": rows})
 
     def calendar_changes_view(self, request, object_id):
-        """GET: the property's changes of rates and availability, newest first."""
-        prop = self._ari_property(request, object_id, edit=False)
-        changes = AriChangeSet.objects.filter(property=prop).select_related("user", "undo_of")
+        """GET: the property's changes of rates and availability, newest first, each with what it changed
+        (its first cells, "and N more"), filtered by when, a day, a row and who: the same number of queries
+        whatever the history's size."""
+        prop = self.page_property(request, object_id, edit=False)
+        users = (
+            get_user_model()
+            .objects.filter(pk__in=AriChangeSet.objects.filter(property=prop, user__isnull=False).values("user"))
+            .order_by(get_user_model().USERNAME_FIELD)
+        )
+        form = AriChangesFilterForm(request.GET or None, property=prop, users=users)
+        filters, cells = {}, None
+        if form.is_bound and form.is_valid():
+            data = form.cleaned_data
+            cells = form.cells() or None
+            filters = {"made_from": data["made_from"], "made_to": data["made_to"], "cells": cells}
+            if data["user"] is not None:
+                filters["user"] = data["user"]
+        changes = ari_changes(prop, **filters) if not form.errors else AriChangeSet.objects.none()
         page = Paginator(changes, CHANGES_PER_PAGE).get_page(request.GET.get("page"))
+        shown = ari_change_cells(page.object_list, cells=cells)
+        counts = ari_change_cell_counts(page.object_list, cells) if cells else {}
         for change_set in page:
             change_set.who = _who(change_set)
             change_set.url = self._change_url(prop, change_set)
+            change_set.what = [_cell_line(cell) for cell in shown.get(change_set.pk, [])]
+            total = counts.get(change_set.pk, 0) if cells else change_set.cell_count
+            change_set.more = max(0, total - len(change_set.what))
+        query = request.GET.copy()
+        query.pop("page", None)
         context = self._context(
             request,
             prop,
             _("Change history: %(property)s") % {"property": prop.name},
             page=page,
+            filter_form=form,
+            filtered=bool(filters),
+            page_query=query.urlencode(),
         )
         return TemplateResponse(request, "admin/integration/property/ari_changes.html", context)
 
@@ -102,7 +142,7 @@ class AriHistoryViews:
         """GET: one change and its cells. POST "preview": what undoing it would do. POST "apply" (of the
         previewed undo): the undo as a new change, refused with the new preview when the cells changed
         since."""
-        prop = self._ari_property(request, object_id, edit=request.method == "POST")
+        prop = self.page_property(request, object_id, edit=request.method == "POST")
         change_set = get_object_or_404(
             AriChangeSet.objects.select_related("user", "undo_of"), property=prop, pk=change_id
         )
@@ -139,7 +179,7 @@ class AriHistoryViews:
             ],
             hidden_count=change_set.cell_count - len(cells),
             can_edit=self.has_change_permission(request, prop),
-            undo=self._undo_preview(undo) if undo is not None else None,
+            undo=self._undo_preview(undo, paths=request.user.is_superuser) if undo is not None else None,
             changes_url=reverse("admin:integration_property_ari_changes", args=[prop.pk]),
         )
         return TemplateResponse(request, "admin/integration/property/ari_change.html", context)
@@ -173,10 +213,11 @@ class AriHistoryViews:
         )
         return redirect(self._change_url(prop, new)), undo
 
-    def _undo_preview(self, undo):
+    def _undo_preview(self, undo, *, paths):
         """What the undo preview shows: the cells it restores (now and after), those it leaves and why,
-        and the hub requests."""
+        and the updates to the hub (paths: with their requests)."""
         plan = undo.plan
+        requests = _hub_requests(plan, paths=paths)
         changes = [*plan.errors, *plan.changed]
         bases = {}
         packages = [change for change in changes if change.field == "rate_modify"]
@@ -200,6 +241,7 @@ class AriHistoryViews:
                 for cell, reason in undo.skipped[:PREVIEW_CELLS]
             ],
             "skipped_count": len(undo.skipped),
-            "requests": _hub_requests(plan),
+            "requests": requests,
+            "requests_label": hub_updates_label(len(requests)),
             "digest": undo.fingerprint(),
         }

@@ -1,8 +1,9 @@
 """Exporting a property's rates and availability for a date range as a CSV file (the format:
 integration.ari.csv_parse)."""
 
+from core.csv_files import CsvLines
+
 from ..content.choices import RatePlanType
-from ..csv_files import CsvLines
 from .csv_parse import ARI_CSV_COLUMNS, KIND_AVAILABILITY, KIND_RATE, KIND_RATE_MODIFY
 from .models import ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
 

@@ -34,11 +34,12 @@ from django.db import models
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from core.csv_files import csv_records
+
 from ..channels.selectors import open_channels
 from ..content.choices import RatePlanType
 from ..content.models import RoomType
 from ..content.validators import validate_vendor_id
-from ..csv_files import csv_records
 from .dates import ari_window
 from .selectors import rate_plans_of
 

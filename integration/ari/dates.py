@@ -1,20 +1,11 @@
-"""The dates of rates and availability: Korea's today, the window the hub accepts, and ranges of days."""
+"""The dates of rates and availability: the window the hub accepts, and ranges of days."""
 
 import datetime
 from dataclasses import dataclass
-from zoneinfo import ZoneInfo
 
-from django.utils import timezone
+from core.dates import korea_today
 
-KOREA = ZoneInfo("Asia/Seoul")
-
-#: The hub takes dates from today (Korea time) to today + 730 days (contract section 2).
-WINDOW_DAYS = 730
-
-
-def korea_today():
-    """Today's date in Korea, whatever the server's time zone."""
-    return timezone.now().astimezone(KOREA).date()
+from ..hub.endpoints import WINDOW_DAYS
 
 
 def ari_window(today=None):
@@ -39,7 +30,7 @@ class DateRange:
 
 def merge_ranges(ranges):
     """Ranges merged where they overlap or touch, in date order."""
-    merged = []
+    merged: list[DateRange] = []
     for current in sorted(ranges):
         if merged and current.start <= merged[-1].end + datetime.timedelta(days=1):
             merged[-1] = DateRange(merged[-1].start, max(merged[-1].end, current.end))

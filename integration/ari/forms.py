@@ -18,7 +18,7 @@ from .csv_parse import ARI_CSV_MAX_BYTES, ARI_VALUE_MAX, ari_csv_read
 from .dates import WINDOW_DAYS, DateRange
 from .grid import CellSeen
 from .models import RoomType, SalesChannel
-from .selectors import rate_plans_of
+from .selectors import ari_cells_filter, rate_plans_of
 from .services import AriEdit, Operation, ari_edit_validate
 
 OPERATION_LABELS = {
@@ -161,6 +161,67 @@ class DateRangesField(forms.Field):
         return ranges
 
 
+def ari_rows(prop):
+    """prop's room types and rate plans by id, and the choices that name them as rows of the grid
+    ("rt:<id>": a room type's availability, "rp:<id>": a rate plan), grouped by room type."""
+    room_types = {
+        room_type.pk: room_type for room_type in RoomType.objects.filter(property=prop).prefetch_related("translations")
+    }
+    for room_type in room_types.values():
+        room_type.property = prop
+    rate_plans = {plan.pk: plan for plan in rate_plans_of(prop)}
+    choices = []
+    for room_type in sorted(room_types.values(), key=lambda room_type: (room_type.name, room_type.pk)):
+        options = [(f"rt:{room_type.pk}", _("Availability"))]
+        options.extend(
+            (f"rp:{plan.pk}", f"{display_name(plan.model)} · {plan.vendor_id}")
+            for plan in rate_plans.values()
+            if plan.room_type_id == room_type.pk
+        )
+        choices.append((f"{display_name(room_type)} ({room_type.vendor_id})", options))
+    return room_types, rate_plans, choices
+
+
+class AriChangesFilterForm(forms.Form):
+    """The change history's filters: when the change was made, a day of the grid it touched, a row, who."""
+
+    made_from = forms.DateField(
+        label=_("Made from"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    made_to = forms.DateField(
+        label=_("Made until"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    day = forms.DateField(
+        label=_("Day of the calendar"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+    row = forms.ChoiceField(label=_("Row"), required=False)
+    user = forms.TypedChoiceField(label=_("Who"), required=False, coerce=int, empty_value=None)
+
+    def __init__(self, *args, property, users, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.room_types, self.rate_plans, choices = ari_rows(property)
+        self.fields["row"].choices = [("", _("Every row")), *choices]
+        self.fields["user"].choices = [("", _("Anyone")), *((user.pk, user.get_username()) for user in users)]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("made_from") and data.get("made_to") and data["made_from"] > data["made_to"]:
+            self.add_error("made_to", _("Give a day on or after the first."))
+        return data
+
+    def cells(self):
+        """The cells the filters ask for (ari_cells_filter); call once valid."""
+        row = self.cleaned_data.get("row") or ""
+        kind, _sep, pk = row.partition(":")
+        return ari_cells_filter(
+            day=self.cleaned_data.get("day"),
+            rate_plan=self.rate_plans.get(int(pk)) if kind == "rp" else None,
+            room_type=self.room_types.get(int(pk)) if kind == "rt" else None,
+        )
+
+
 class AriBulkEditForm(forms.Form):
     """One change to many cells: date ranges, weekdays, room types (availability) and rate plans, an
     operation and its value, optionally on one channel."""
@@ -204,23 +265,7 @@ class AriBulkEditForm(forms.Form):
         self.fields["channel"].queryset = open_channels(property)
         #: The rooms to sell are far above a room type's rooms: the form shows the confirmation.
         self.asks_confirmation = False
-        self.room_types = {
-            room_type.pk: room_type
-            for room_type in RoomType.objects.filter(property=property).prefetch_related("translations")
-        }
-        for room_type in self.room_types.values():
-            room_type.property = property
-        self.rate_plans = {plan.pk: plan for plan in rate_plans_of(property)}
-        choices = []
-        for room_type in sorted(self.room_types.values(), key=lambda room_type: (room_type.name, room_type.pk)):
-            options = [(f"rt:{room_type.pk}", _("Availability"))]
-            options.extend(
-                (f"rp:{plan.pk}", f"{display_name(plan.model)} · {plan.vendor_id}")
-                for plan in self.rate_plans.values()
-                if plan.room_type_id == room_type.pk
-            )
-            choices.append((f"{display_name(room_type)} ({room_type.vendor_id})", options))
-        self.fields["targets"].choices = choices
+        self.room_types, self.rate_plans, self.fields["targets"].choices = ari_rows(property)
         self.fields["weekdays"].initial = list(WEEKDAYS_ABBR)
 
     def clean_value(self):

@@ -11,9 +11,10 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from ..content.choices import RatePlanType
+from ..sync.models import ResourceKind
 from .dates import DateRange, ari_window, korea_today
 from .models import AriChangeSource, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomType, RoomTypeDay
-from .selectors import rate_plans_of
+from .selectors import HubStanding, ari_hub_standing, rate_plans_of
 from .services import (
     AriEdit,
     Operation,
@@ -104,6 +105,8 @@ class AvailCell:
     taken: int = 0
     available: int | None = None
     cap: int | None = None
+    #: Changed since the hub last took this day (ari_grid_hub).
+    unsent: bool = False
 
     @property
     def booked(self):
@@ -130,6 +133,8 @@ class RateCell:
     business_day: bool | None = None
     base: int | None = None
     override: int | None = None
+    #: Changed since the hub last took this day (ari_grid_hub).
+    unsent: bool = False
 
     @property
     def price(self):
@@ -161,6 +166,8 @@ class GridRatePlan:
     rate_plan: object
     package: bool
     cells: list = field(default_factory=list)
+    #: Where its rates stand with the hub (ari_grid_hub).
+    hub: HubStanding = field(default_factory=HubStanding)
 
 
 @dataclass
@@ -170,6 +177,8 @@ class GridRoomType:
     room_type: RoomType
     avail_cells: list = field(default_factory=list)
     rate_plans: list = field(default_factory=list)
+    #: Where its availability stands with the hub (ari_grid_hub).
+    hub: HubStanding = field(default_factory=HubStanding)
 
 
 @dataclass
@@ -263,6 +272,21 @@ def ari_grid_read(prop, *, first, last, channel=None, room_type_ids=None, today=
             )
         blocks[plan.room_type_id].rate_plans.append(row)
     return AriGrid(prop, first, last, days, list(blocks.values()), channel)
+
+
+def ari_grid_hub(grid):
+    """Mark where each row of grid stands with the hub and which of its days the hub does not have yet
+    (two queries, ari_hub_standing); returns the standing read, by (kind, object id)."""
+    standing = ari_hub_standing(grid.property, first=grid.first, last=grid.last)
+    for block in grid.room_types:
+        block.hub = standing.get((ResourceKind.ARI_AVAILS, block.room_type.pk), HubStanding())
+        for cell in block.avail_cells:
+            cell.unsent = block.hub.unsent_on(cell.day.date)
+        for row in block.rate_plans:
+            row.hub = standing.get((ResourceKind.ARI_RATES, row.rate_plan.pk), HubStanding())
+            for cell in row.cells:
+                cell.unsent = row.hub.unsent_on(cell.day.date)
+    return standing
 
 
 # --- One cell of the grid ---------------------------------------------------------------------

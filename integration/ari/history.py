@@ -10,8 +10,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from core.retention import purge_older_than
+
 from ..content.models import RoomType
-from ..retention import purge_older_than
 from .dates import ari_window, ranges_of
 from .models import (
     AriChangeSet,

@@ -5,7 +5,7 @@ per screen action), and the dirty ranges that the sync to the hub picks up."""
 import datetime
 import hashlib
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -116,10 +116,7 @@ class AriPlan:
     @property
     def hub_requests(self):
         """(target, number of days) for each rate plan or room type whose values change."""
-        days = defaultdict(int)
-        for change in self.changed:
-            days[change.target] += 1
-        return list(days.items())
+        return list(Counter(change.target for change in self.changed).items())
 
     def fingerprint(self):
         """A digest of every cell's current and new value: what a preview showed. The apply compares it
@@ -129,6 +126,52 @@ class AriPlan:
             for c in self.changes
         )
         return hashlib.sha256(json.dumps(cells).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class DerivedPrice:
+    """A package plan's price on one day that follows its standalone rate: what guests pay now and after
+    the edit (None: the standalone plan has no rate that day yet)."""
+
+    rate_plan_id: int
+    date: datetime.date
+    difference: int
+    before: int | None
+    after: int | None
+
+
+def ari_derived_prices(plan, *, channel=None):
+    """The package prices that move with the standalone rates plan changes, in one query: the packages of
+    the same room types and days that keep their difference (those the edit itself prices are its cells).
+    A channel's own standalone rates move no package price (they stand on the common rate)."""
+    if channel is not None:
+        return []
+    moves = {(c.target.room_type_id, c.date): (c.old, c.new) for c in plan.changed if c.field == "rate"}
+    if not moves:
+        return []
+    priced = {c.target.pk for c in plan.changes if c.field == "rate_modify"}
+    dates = [day for _room_type, day in moves]
+    rows = (
+        RatePlanDay.objects.filter(
+            rate_plan__room_type__in={room_type for room_type, _day in moves},
+            rate_plan__model__type=RatePlanType.PACKAGE,
+            date__gte=min(dates),
+            date__lte=max(dates),
+            rate_modify__isnull=False,
+        )
+        .exclude(rate_plan__in=priced)
+        .order_by("date", "rate_plan_id")
+        .values_list("rate_plan_id", "rate_plan__room_type_id", "date", "rate_modify")
+    )
+    derived = []
+    for plan_id, room_type_id, day, difference in rows:
+        move = moves.get((room_type_id, day))
+        if move is None:
+            continue
+        assert difference is not None  # the query keeps only packages with a difference
+        before, after = (None if base is None else base + difference for base in move)
+        derived.append(DerivedPrice(plan_id, day, difference, before, after))
+    return derived
 
 
 class AriStale(Exception):
@@ -363,6 +406,7 @@ def _rate_changes(edit, dates):
     base_before = standalone_rates({plan.room_type_id for plan in plans}, min(dates), max(dates)) if dates else {}
     base_after = dict(base_before)
     changes = []
+    existing: dict[tuple[int, datetime.date], RatePlanDay | ChannelRateDay]
     if edit.channel is None:
         existing = {
             (day.rate_plan_id, day.date): day for day in RatePlanDay.objects.filter(rate_plan__in=plans, date__in=dates)
@@ -378,7 +422,8 @@ def _rate_changes(edit, dates):
         for day in dates:
             row = existing.get((plan.pk, day))
             if edit.operation in (Operation.OPEN, Operation.CLOSE):
-                old = row.business_day if row else None
+                # Only our own days open and close (validated: no channel), so row is a RatePlanDay or None.
+                old = row.business_day if isinstance(row, RatePlanDay) else None
                 changes.append(CellChange(plan, day, "business_day", old, edit.operation == Operation.OPEN))
                 continue
             old = getattr(row, field_name) if row else None
@@ -437,12 +482,12 @@ def _availability_changes(edit, dates):
                     change.error = _("%(count)d rooms are already booked on this day.") % {"count": booked}
                 changes.append(change)
         return changes
-    existing = {
+    caps = {
         (day.room_type_id, day.date): day.cap
         for day in ChannelAvailDay.objects.filter(room_type__in=room_types, date__in=dates, channel=edit.channel)
     }
     return [
-        CellChange(room_type, day, "cap", existing.get((room_type.pk, day)), edit.value)
+        CellChange(room_type, day, "cap", caps.get((room_type.pk, day)), edit.value)
         for room_type in room_types
         for day in dates
     ]
@@ -492,15 +537,15 @@ def _write_rates(edit, changes):
             rows, update_conflicts=True, unique_fields=["rate_plan", "date"], update_fields=fields, batch_size=1000
         )
         return
-    rows = [
+    channel_rows = [
         ChannelRateDay(rate_plan=change.target, channel=edit.channel, date=change.date, **{change.field: change.new})
         for change in changes
         if change.field != "business_day"
     ]
     fields = sorted({change.field for change in changes if change.field != "business_day"})
-    if rows:
+    if channel_rows:
         ChannelRateDay.objects.bulk_create(
-            rows,
+            channel_rows,
             update_conflicts=True,
             unique_fields=["rate_plan", "channel", "date"],
             update_fields=fields,

@@ -5,7 +5,7 @@ from celery import shared_task
 from .history import ari_history_purge
 
 
-@shared_task(name="integration.tasks.ari_history_purge_task", ignore_result=True)
+@shared_task(ignore_result=True)
 def ari_history_purge_task():
     """Delete the history of rates and availability older than ARI_HISTORY_DAYS."""
     ari_history_purge()

@@ -2,7 +2,9 @@
 two thousand cells, and the cell answer of an inline edit renders the same HTML (render_ari_cells)."""
 
 from django import template
+from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 
 register = template.Library()
@@ -16,6 +18,26 @@ def krw(value, *, signed=False):
 
 
 register.filter("krw", krw)
+
+
+def ari_date(day):
+    """A day as every rates screen shows it (grid, editor, previews, history): the language's own date
+    format ("2026년 12월 4일", "Dec. 4, 2026")."""
+    return date_format(day, "DATE_FORMAT")
+
+
+def ari_dates(start, end):
+    """A range of days in the same format, one day as itself."""
+    return ari_date(start) if start == end else f"{ari_date(start)} ~ {ari_date(end)}"
+
+
+def ari_when(moment):
+    """A time a change was made, in the same language's format with the time of day."""
+    return date_format(localtime(moment), "DATETIME_FORMAT")
+
+
+register.filter("ari_date", ari_date)
+register.filter("ari_when", ari_when)
 
 
 def _day_classes(day):
@@ -50,7 +72,48 @@ def _cell(cell_id, classes, content, *, title="", editable=False, data=None):
 def cell_id(prefix, target, day):
     """The id of a cell: its row (prefix and target) and its date. The editor reads the row and the date
     of an editable cell from it: rp = rate plan, al = rooms to sell, cap = a channel's cap."""
-    return f"c-{prefix}-{target.pk}-{day.date.isoformat()}"
+    return cell_key(prefix, target.pk, day.date)
+
+
+def cell_key(prefix, target_id, date):
+    """cell_id from the row's id and the date."""
+    return f"c-{prefix}-{target_id}-{date.isoformat()}"
+
+
+def _unsent(cell, classes, title):
+    """A day changed since the hub last took it is underlined, and says so."""
+    if not cell.unsent:
+        return title
+    classes.append("vh-unsent")
+    note = _("Not yet at the hub")
+    return f"{title} · {note}" if title else note
+
+
+def hub_badge(standing, *, log_url=""):
+    """Where a row stands with the hub (HubStanding): a badge; for a failure or a retry, the hub's reason
+    and a link to the row's exchanges with the hub (log_url: the attempt log, for those who may read it)."""
+    link = reason = ""
+    if standing.reason:
+        reason = format_html('<small class="vh-hub-reason" title="{}">{}</small>', standing.reason, standing.reason)
+    if log_url and standing.state_id and standing.status in (standing.FAILED, standing.RETRYING):
+        link = format_html(
+            ' <a class="vh-hub-log" href="{}?state__id__exact={}">{}</a>', log_url, standing.state_id, _("Details")
+        )
+    return format_html(
+        '<span class="sync-badge vh-hub-badge vh-hub-{}">{}</span>{}{}', standing.status, standing.label, link, reason
+    )
+
+
+@register.simple_tag
+def ari_hub(standing, prefix, target_id, log_url=""):
+    """The hub standing of a grid row (prefix as in cell_id), in the box the calendar's refresh replaces."""
+    return format_html(
+        '<span class="vh-hub" id="hub-{}-{}" data-hub-status="{}">{}</span>',
+        prefix,
+        target_id,
+        standing.status,
+        hub_badge(standing, log_url=log_url),
+    )
 
 
 def rate_cell(cell, *, channel=None, can_edit=False):
@@ -86,6 +149,7 @@ def rate_cell(cell, *, channel=None, can_edit=False):
             title = _("The standalone plan has no rate on this day.")
     if not cell.open:
         title = f"{title} · {_('Closed for sale')}" if title else _("Closed for sale")
+    title = _unsent(cell, classes, title)
     data = {"value": value}
     if channel is None:
         data["open"] = "1" if cell.open else "0"
@@ -109,6 +173,7 @@ def allotment_cell(cell, *, channel=None, can_edit=False):
         prefix = "al"
     if value is None:
         classes.append("vh-empty")
+    title = _unsent(cell, classes, title)
     data = {"value": value}
     content = format_html('<span class="vh-v">{}</span>', krw(value))
     return _cell(cell_id(prefix, cell.room_type, cell.day), classes, content, title=title, editable=editable, data=data)

@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core.audit import ADDITION, audit_record, audit_values
+from core.csv_files import CsvLines, csv_records
 
-from ..csv_files import CsvLines, csv_records
 from .choices import CatalogGroup
 from .models import CodeMapping
 from .selectors import catalog_read

@@ -38,7 +38,7 @@ PATH_SEPARATOR = " \u203a "
 
 def _walk(nodes):
     """Every node of a tree with the codes of its path from the top-level node: (node, (code, ...))."""
-    stack = [(node, ()) for node in reversed(nodes)]
+    stack: list[tuple[dict, tuple[str, ...]]] = [(node, ()) for node in reversed(nodes)]
     while stack:
         node, parents = stack.pop()
         path = (*parents, node["code"])
@@ -84,15 +84,18 @@ class Catalog:
         return self._label(group, code)
 
     def choices(self, group, language):
-        """Grouped choices of a group for a Django language code (see catalog_choices), built once per
-        group and language (Korean, or English for any other)."""
+        """A group's codes as Django grouped choices for a Django language code, built once per group and
+        language (Korean, or English for any other): [(optgroup label, [(code, label), ...]), ...]. Each
+        top-level node with children is an optgroup holding itself and every code below it, labelled with
+        its path; top-level leaves share one last optgroup, labelled in the language."""
         korean = (language or settings.LANGUAGE_CODE).lower().startswith("ko")
         if (group, korean) not in self._choices:
             self._choices[group, korean] = self._build_choices(group, korean)
         return [(label, list(options)) for label, options in self._choices[group, korean]]
 
     def _build_choices(self, group, korean):
-        below = {}  # top-level code -> the options of every code under it, in catalog order
+        # top-level code -> the options of every code under it, in catalog order
+        below: dict[str, list[tuple[str, str]]] = {}
         for code, path in self.paths.get(group, {}).items():
             if len(path) > 1:
                 below.setdefault(path[0], []).append((code, self._label(group, code)))
@@ -144,35 +147,6 @@ def catalog_read():
     """The latest catalog parsed for reading (a Catalog: codes, labels, choices), or None before the
     first fetch. Read it once where many codes are looked up."""
     return _latest_catalog()
-
-
-def catalog_latest():
-    """The latest CatalogSnapshot, or None before the catalog was first fetched."""
-    catalog = _latest_catalog()
-    return catalog.snapshot if catalog else None
-
-
-def catalog_codes(group):
-    """Every code of a group, at any depth, in the latest catalog (empty before the first fetch)."""
-    catalog = _latest_catalog()
-    return catalog.codes.get(CatalogGroup(group), frozenset()) if catalog else frozenset()
-
-
-def catalog_choices(group, language):
-    """A group's codes as Django grouped choices: [(optgroup label, [(code, label), ...]), ...].
-
-    Each top-level node with children is an optgroup holding itself and every code below it, labelled
-    with its path (names joined by PATH_SEPARATOR); top-level leaves share one last optgroup, labelled in
-    language (a Django language code). Names are the hub's. Empty before the first fetch.
-    """
-    catalog = _latest_catalog()
-    return catalog.choices(CatalogGroup(group), language) if catalog else []
-
-
-def catalog_label(group, code):
-    """The code's label with its path, or None when the latest catalog lacks it."""
-    catalog = _latest_catalog()
-    return catalog.label(CatalogGroup(group), code) if catalog else None
 
 
 _UNKNOWN_CODES = ngettext_lazy(

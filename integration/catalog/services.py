@@ -10,7 +10,7 @@ from .models import CatalogSnapshot
 from .selectors import SNAPSHOT_LOCALE, Catalog, catalog_remember
 
 #: The Celery task that fetches the catalog (catalog.tasks), queued by name.
-REFRESH_TASK = "integration.tasks.catalog_refresh_task"
+REFRESH_TASK = "integration.catalog.tasks.catalog_refresh_task"
 
 
 class CatalogInvalid(HubError):
@@ -43,6 +43,7 @@ def _problem_in_nodes(nodes, path):
 
 def _validated_data(answer):
     """The "data" object of a GET /meta answer; raises CatalogInvalid naming the first shape problem."""
+    problem: str | None
     if not isinstance(answer, dict) or not isinstance(answer.get("data"), dict):
         problem = _('the answer is not an object with a "data" object')
     else:

@@ -5,10 +5,10 @@ from celery import shared_task
 from core.jobs import JobTask
 
 from ..hub.client import HubError
-from .services import REFRESH_TASK, catalog_refresh
+from .services import catalog_refresh
 
 
-@shared_task(name=REFRESH_TASK, base=JobTask, bind=True, ignore_result=True, max_retries=5)
+@shared_task(base=JobTask, bind=True, ignore_result=True, max_retries=5)
 def catalog_refresh_task(self):
     """Fetch and store the hub's code catalog (daily, from beat); a busy or unreachable hub is tried again."""
     try:

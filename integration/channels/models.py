@@ -1,6 +1,7 @@
 """Sales channels of the hub, each property's status and settings on them, and its requests to open one."""
 
 import builtins
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
@@ -10,6 +11,9 @@ from django.utils.translation import gettext_lazy as _
 from ..content.models import Property
 from ..hub.payloads import CHANNEL_CODE_MAX_LENGTH, CHANNEL_COMMENT_MAX_LENGTH, CMS_SELLS_MAPPED_ONLY
 from .choices import ChannelStatus, ChannelType, RequestStatus
+
+if TYPE_CHECKING:
+    from ..sync.models import SyncState
 
 CODE_MAX_LENGTH = CHANNEL_CODE_MAX_LENGTH
 COMMENT_MAX_LENGTH = CHANNEL_COMMENT_MAX_LENGTH
@@ -131,6 +135,8 @@ class ChannelOpenRequest(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    #: Not a field: the request's outbox row, set by channels.selectors for the channels page.
+    sync_state: "SyncState | None"
 
     class Meta:
         verbose_name = _("channel open request")

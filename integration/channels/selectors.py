@@ -82,7 +82,7 @@ def property_channel_rows(prop):
     requests = (
         ChannelOpenRequest.objects.filter(property=prop).select_related("created_by").order_by("-created_at", "-id")
     )
-    by_channel = {}
+    by_channel: dict[int, list[ChannelOpenRequest]] = {}
     for request in requests:
         by_channel.setdefault(request.channel_id, []).append(request)
     states = {

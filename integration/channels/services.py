@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from core.audit import audit_record, audit_values
 from core.jobs import job_queue
+from core.periodic import for_each_row
 
 from ..content.models import Property, RatePlan, RoomType
 from ..hub import endpoints
@@ -28,7 +29,6 @@ from ..hub.payloads import (
     parse_channel_statuses,
     parse_open_request,
 )
-from ..periodic import for_each_row
 from ..sync.choices import SyncStatus
 from ..sync.models import ResourceKind, SyncState
 from ..sync.outbox import sync_mark_changed
@@ -41,8 +41,8 @@ logger = logging.getLogger(__name__)
 
 #: Celery tasks (integration.channels.tasks), queued by name: the tasks call these services, which never
 #: import them back.
-REFRESH_LIST_TASK = "integration.tasks.sales_channels_refresh"
-REFRESH_PROPERTY_TASK = "integration.tasks.property_channels_refresh"
+REFRESH_LIST_TASK = "integration.channels.tasks.sales_channels_refresh_task"
+REFRESH_PROPERTY_TASK = "integration.channels.tasks.property_channels_refresh_task"
 
 _STATUS_OF_REVIEW = {
     RequestStatus.PENDING: ChannelStatus.REQUESTED,

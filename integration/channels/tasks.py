@@ -1,6 +1,6 @@
 """Celery tasks of the sales channels area: thin wrappers that call one service.
 
-Open requests, sales settings and mappings have no task of their own: the sync engine's sync_resource
+Open requests, sales settings and mappings have no task of their own: the sync engine's sync_resource_task
 task delivers them.
 """
 
@@ -11,8 +11,6 @@ from core.jobs import JobTask
 from ..content.models import Property
 from ..hub.client import HubError
 from .services import (
-    REFRESH_LIST_TASK,
-    REFRESH_PROPERTY_TASK,
     property_channels_refresh,
     property_channels_refresh_requested,
     sales_channels_refresh,
@@ -27,7 +25,7 @@ def _retry_later(task, error):
     raise task.retry(exc=error, countdown=countdown) from error
 
 
-@shared_task(name=REFRESH_LIST_TASK, base=JobTask, bind=True, ignore_result=True, max_retries=5)
+@shared_task(base=JobTask, bind=True, ignore_result=True, max_retries=5)
 def sales_channels_refresh_task(self):
     """Read the hub's channel list (daily, from beat, and the admin's button); a busy hub is tried again."""
     try:
@@ -36,7 +34,7 @@ def sales_channels_refresh_task(self):
         _retry_later(self, error)
 
 
-@shared_task(name=REFRESH_PROPERTY_TASK, base=JobTask, bind=True, ignore_result=True, max_retries=3)
+@shared_task(base=JobTask, bind=True, ignore_result=True, max_retries=3)
 def property_channels_refresh_task(self, property_id):
     """Read one property's channel statuses and requests from the hub (the admin's "refresh")."""
     prop = Property.objects.filter(pk=property_id).first()
@@ -48,7 +46,7 @@ def property_channels_refresh_task(self, property_id):
         _retry_later(self, error)
 
 
-@shared_task(name="integration.tasks.property_channels_refresh_requested", ignore_result=True)
+@shared_task(ignore_result=True)
 def property_channels_refresh_requested_task():
     """Read back the hub's review of every property's pending open requests (periodic, from beat)."""
     property_channels_refresh_requested()

@@ -2,7 +2,7 @@
 translations, photos and standing with the hub."""
 
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.forms.models import BaseInlineFormSet
 from django.urls import reverse
 from django.utils import timezone
@@ -25,7 +25,6 @@ from . import services
 from .choices import Locale
 from .forms import RatePlanModelForm, SalesChannelsField, catalog_formfield
 from .models import (
-    Property,
     PropertyPhoto,
     PropertyTranslation,
     RatePlan,
@@ -215,9 +214,9 @@ class HubContentAdmin(AuditedAdminMixin, PropertyScopedAdmin):
         )
 
 
-@admin.register(Property)
 class PropertyAdmin(HubContentAdmin):
-    """Properties; staff and managers see only their own."""
+    """Properties; staff and managers see only their own. Registered by going live (golive.admin), which
+    composes it with the screens the other areas hang below a property."""
 
     property_path = ""
     list_display = ["name", "vendor_id", "status", "sync_column", "updated_at"]
@@ -233,6 +232,28 @@ class PropertyAdmin(HubContentAdmin):
             {"fields": ["classifications", "property_tags", "facility_tags", "service_tags", "attraction_tags"]},
         ),
     ]
+
+    # --- Pages below a property (/admin/integration/property/<id>/...): shared by the areas' screens ---
+
+    def page_property(self, request, object_id, *, edit=False):
+        """The property of the URL among the user's (else 404), if they may view it (or edit it)."""
+        prop = self.get_object(request, object_id)
+        if not self.has_view_or_change_permission(request, prop):
+            raise PermissionDenied
+        if edit and not self.has_change_permission(request, prop):
+            raise PermissionDenied
+        return prop
+
+    def page_context(self, request, prop, title, **context):
+        """The template context of a page below the property: the admin's own, the property, the title."""
+        return {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "original": prop,
+            "property": prop,
+            "title": title,
+            **context,
+        }
 
 
 @admin.register(RoomType)

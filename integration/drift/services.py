@@ -39,7 +39,7 @@ READ_ENDPOINTS = {
     ResourceKind.RATE_PLAN: endpoints.RATEPLAN_READ,
 }
 #: The Celery task that works through the queued checks, queued by name (integration.drift.tasks).
-RUN_TASK = "integration.tasks.drift_checks_run"
+RUN_TASK = "integration.drift.tasks.drift_checks_run_task"
 #: One runner at a time, so that HUB_DRIFT_RATE holds across every check (a lock in the shared cache:
 #: Redis in production). Renewed at each resource read; a dead runner's lock expires (runner_lock_seconds).
 RUNNER_LOCK = "integration.drift.runner"
@@ -245,7 +245,7 @@ def drift_resend(*, check, difference_ids=None):
             chosen = rows.filter(pk__in=difference_ids).values("state_id")
             rows = rows.filter(state_id__in=chosen)
         rows = list(rows)
-        by_state = {}
+        by_state: dict[int, tuple[SyncState, list[DriftDifference]]] = {}
         for row in rows:
             by_state.setdefault(row.state_id, (row.state, []))[1].append(row)
         for state, state_rows in by_state.values():

@@ -1,5 +1,5 @@
-"""Celery tasks of the drift check: thin wrappers around its services, named integration.tasks.* like
-every task of the app (the services queue the runner by that name)."""
+"""Celery tasks of the drift check: thin wrappers around its services (the services queue the runner by
+its name, RUN_TASK)."""
 
 from datetime import timedelta
 
@@ -7,7 +7,7 @@ from celery import shared_task
 
 from core.jobs import JobTask
 
-from .services import RUN_TASK, drift_checks_request_all, drift_checks_run
+from .services import drift_checks_request_all, drift_checks_run
 
 
 class DriftRunnerJob(JobTask):
@@ -18,13 +18,13 @@ class DriftRunnerJob(JobTask):
     lease = timedelta(minutes=70)
 
 
-@shared_task(name=RUN_TASK, base=DriftRunnerJob, ignore_result=True, soft_time_limit=60 * 60, time_limit=62 * 60)
+@shared_task(base=DriftRunnerJob, ignore_result=True, soft_time_limit=60 * 60, time_limit=62 * 60)
 def drift_checks_run_task():
     """Run the queued drift checks, paced (one runner at a time)."""
     drift_checks_run()
 
 
-@shared_task(name="integration.tasks.drift_checks_weekly", ignore_result=True)
-def drift_checks_weekly():
+@shared_task(ignore_result=True)
+def drift_checks_weekly_task():
     """Queue a drift check of every property (beat, weekly); the runner then works through them."""
     drift_checks_request_all()

@@ -39,8 +39,6 @@ class HubResponse:
 class HubError(Exception):
     """A hub call that did not succeed; retryable says whether trying again later may help."""
 
-    retryable = False
-
     def __init__(self, message, *, status=None, retry_after=None, duration_ms=0):
         super().__init__(message)
         self.message = message
@@ -48,19 +46,25 @@ class HubError(Exception):
         self.retry_after = retry_after
         self.duration_ms = duration_ms
 
+    @property
+    def retryable(self) -> bool:
+        return False
+
 
 class HubHTTPError(HubError):
     """The hub answered with a non-2xx status; message is the hub's own {"message"}."""
 
     @property
-    def retryable(self):
+    def retryable(self) -> bool:
         return self.status in RETRYABLE_STATUSES
 
 
 class HubUnavailable(HubError):
     """No answer: the connection failed or timed out."""
 
-    retryable = True
+    @property
+    def retryable(self) -> bool:
+        return True
 
 
 class HubNotConfigured(HubError):
@@ -90,6 +94,11 @@ def encode_body(body):
 
 
 def _hub_message(response):
+    if response.is_redirect:
+        # Redirects are never followed (our token must not go elsewhere): name where the hub pointed.
+        return _("The hub redirected this call to %(location)s; redirects are not followed.") % {
+            "location": response.headers["Location"]
+        }
     try:
         body = response.json()
     except ValueError:
@@ -114,7 +123,8 @@ class HubClient:
         return f"<HubClient {self.base_url}>"  # never the token
 
     def call(self, endpoint, *, path_params=None, query=None, body=None):
-        """Send one request; return a HubResponse for 2xx, raise HubHTTPError or HubUnavailable otherwise."""
+        """Send one request; return a HubResponse for 2xx, raise HubHTTPError (3xx included) or HubUnavailable
+        otherwise."""
         path = endpoint.path(**(path_params or {}))
         started = time.monotonic()
         data = None if body is None else encode_body(body)
@@ -123,8 +133,16 @@ class HubClient:
             # The hub's operator can find our request by the id our logs and sync attempts carry.
             headers[REQUEST_ID_HEADER] = request_id
         try:
+            # Never follow a redirect: requests would send our Authorization header along to wherever it
+            # points (same host, other scheme or port included).
             response = self.session.request(
-                endpoint.method, self.base_url + path, params=query, data=data, headers=headers, timeout=self.timeout
+                endpoint.method,
+                self.base_url + path,
+                params=query,
+                data=data,
+                headers=headers,
+                timeout=self.timeout,
+                allow_redirects=False,
             )
         except requests.RequestException as exc:
             seconds = time.monotonic() - started
@@ -138,7 +156,7 @@ class HubClient:
         duration_ms = round(seconds * 1000)
         hub_request_observed(endpoint.name, endpoint.method, response.status_code, seconds)
         logger.info("hub %s %s -> %s in %d ms", endpoint.method, path, response.status_code, duration_ms)
-        if not response.ok:
+        if not 200 <= response.status_code < 300:
             raise HubHTTPError(
                 _hub_message(response),
                 status=response.status_code,

@@ -9,6 +9,10 @@ from urllib.parse import quote
 
 PREFIX = "/gds/vendor"
 
+#: The hub takes dates of rates, availability and stays from today (Korea time) to today + 730 days
+#: (contract section 2).
+WINDOW_DAYS = 730
+
 
 @dataclass(frozen=True)
 class Endpoint:

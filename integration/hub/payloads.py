@@ -1,4 +1,6 @@
-"""Our models as the hub's JSON bodies, and the RFC 7396 merge-patch between two bodies.
+"""Every body the hub takes or answers, in one place (one file to correct when the contract changes):
+our models as the hub's JSON bodies, the hub's answers read back, and the RFC 7396 merge-patch between
+two bodies. The areas and apps hand their instances in; nothing here imports them.
 
 Each build_* function returns the full body the hub should hold for a resource (its create body).
 patch_body() turns the last acknowledged body and the current one into the PATCH to send, clearing
@@ -6,7 +8,8 @@ what we no longer hold as the contract says (see "Clearing a field at the hub" b
 """
 
 import contextlib
-from datetime import datetime
+import re
+from datetime import date, datetime
 from urllib.parse import urlsplit, urlunsplit
 
 from django.utils.encoding import iri_to_uri
@@ -253,7 +256,7 @@ MAX_ARI_ENTRIES = 1000
 def ari_runs(day_values):
     """[(date, values)] in date order as range entries: runs of consecutive days with equal values
     travel as one {"from", "to", **values}."""
-    entries = []
+    entries: list[tuple[list[date], dict]] = []
     for day, values in day_values:
         last = entries[-1] if entries else None
         if last and last[1] == values and (day - last[0][1]).days == 1:
@@ -273,7 +276,7 @@ def build_ari_bodies(section, common, channels):
     for start in range(0, len(entries), MAX_ARI_ENTRIES):
         chunk = entries[start : start + MAX_ARI_ENTRIES]
         body = {section: [entry for channel_id, entry in chunk if channel_id is None]}
-        per_channel = {}
+        per_channel: dict[str, list[dict]] = {}
         for channel_id, entry in chunk:
             if channel_id is not None:
                 per_channel.setdefault(channel_id, []).append(entry)
@@ -357,6 +360,7 @@ def build_open_request(request, *, cms):
 
 
 def _parse_time(value):
+    """An ISO 8601 time the hub wrote, or None when it is missing or malformed."""
     try:
         return datetime.fromisoformat(value) if isinstance(value, str) else None
     except ValueError:
@@ -399,3 +403,90 @@ def build_channel_mappings(property_channel):
             for vendor_id, code in sorted(property_channel.rate_plan_codes.items())
         ],
     }
+
+
+# --- License requests (spec, "License request") ----------------------------------------------------
+# build_license_body() is the submission body; the file goes in as base64 text that the caller (the
+# sync resource, licenses.resources) reads from private storage. The parse_* functions read the hub's
+# submission result, list item and detail into the fields LicenseRequest keeps.
+
+#: SPEC: the two types of license request, and the words of the hub's review (licenses.choices holds
+#: them as the model's choices; a test keeps both in step).
+LICENSE_PERMIT = "permit"
+LICENSE_BUSINESS = "business"
+LICENSE_REVIEW_STATUSES = frozenset({"pending", "confirm", "reject"})
+#: SPEC: the reason of a request rejected because a newer one of the same document was submitted.
+SUPERSEDED_REASON = re.compile(r"Superseded by request (\d+)")
+
+
+def build_license_body(request, *, file_base64):
+    """The submission body (permit or business) of a license request, with the file given as base64."""
+    if request.type == LICENSE_PERMIT:
+        data = {
+            "type": request.permit_type,
+            "number": request.permit_number,
+            "date": request.permit_date.isoformat(),
+            "file": file_base64,
+        }
+    else:
+        data = _optional(
+            {
+                "type": request.business_type,
+                "number": request.business_number,
+                "owner_name": request.owner_name,
+                "open_date": request.open_date.isoformat(),
+                "file": file_base64,
+            },
+            name=request.business_name,
+            address=request.business_address,
+            industry=request.industry,
+            category=request.category,
+        )
+    return _optional({"type": request.type, "data": data}, comment=request.comment)
+
+
+def _review_status(value):
+    return value if value in LICENSE_REVIEW_STATUSES else ""
+
+
+def parse_license_result(answer):
+    """The fields of LicenseRequest that a submission result or list item sets (id, status, reason, times);
+    missing or malformed values are left out."""
+    if not isinstance(answer, dict):
+        return {}
+    fields = {
+        "status": _review_status(answer.get("status")),
+        "reason": answer.get("reason") if isinstance(answer.get("reason"), str) else "",
+        "hub_created_at": _parse_time(answer.get("created_at")),
+        "hub_updated_at": _parse_time(answer.get("updated_at")),
+    }
+    if isinstance(answer.get("id"), int) and not isinstance(answer.get("id"), bool):
+        fields["hub_id"] = answer["id"]
+    return {key: value for key, value in fields.items() if value is not None}
+
+
+def parse_license_detail(answer):
+    """parse_license_result's fields plus the history (newest first, as the hub lists it) and the masked
+    number."""
+    fields = parse_license_result(answer)
+    histories = answer.get("histories") if isinstance(answer, dict) else None
+    if isinstance(histories, list):
+        fields["history"] = [
+            {
+                "status": _review_status(entry.get("status")),
+                "reason": entry.get("reason") if isinstance(entry.get("reason"), str) else None,
+                "created_at": entry.get("created_at") if isinstance(entry.get("created_at"), str) else None,
+            }
+            for entry in histories
+            if isinstance(entry, dict)
+        ]
+    data = answer.get("data") if isinstance(answer, dict) else None
+    if isinstance(data, dict) and answer.get("type") == LICENSE_BUSINESS and isinstance(data.get("number"), str):
+        fields["hub_number"] = data["number"][:20]
+    return fields
+
+
+def superseding_hub_id(reason):
+    """The hub id of the request that superseded this one, read from the reason, or None."""
+    match = SUPERSEDED_REASON.fullmatch((reason or "").strip())
+    return int(match[1]) if match else None

@@ -11,6 +11,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from core.log_display import decoded_path, pretty_json
+
 from ..access.admin_mixins import PropertyScopedAdmin, ReadOnlyAdminMixin
 from ..access.choices import MembershipRole
 from ..access.selectors import properties_for_user
@@ -18,7 +20,6 @@ from ..content.names import NAME_PREFETCHES, display_name
 from ..hub.environments import HubEnvironment, hub_address
 from ..hub.models import HubSwitch
 from ..hub.selectors import hub_environment_active
-from ..log_display import decoded_path, pretty_json
 from .choices import SyncStatus
 from .forms import HubSwitchForm
 from .models import ResourceKind, SyncAttempt, SyncState
@@ -47,8 +48,9 @@ def name_subjects(states):
     return states
 
 
-class NamedSubjectsMixin:
-    """Lists and pages of sync states (or of rows with a state) that name the states' objects."""
+class NamedSubjectsMixin(admin.ModelAdmin):
+    """Lists and pages of sync states (or of rows with a state) that name the states' objects; put it
+    before the other ModelAdmin bases."""
 
     #: How a listed row reaches its sync state; "" for the states themselves.
     state_path = ""
@@ -87,12 +89,12 @@ class SyncStateAdmin(NamedSubjectsMixin, ReadOnlyAdminMixin, PropertyScopedAdmin
     list_filter = ["status", "kind", "environment", ("property", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["property"]
     actions = ["send_now", "retry_failed"]
-    fields = [
+    readonly_fields = (
         "subject",
         *(name for name in (field.name for field in SyncState._meta.fields) if name not in ("id", "acked_body")),
         "acked_body_text",
-    ]
-    readonly_fields = fields
+    )
+    fields = readonly_fields
 
     @admin.display(description=_("object"))
     def subject(self, state):
@@ -139,7 +141,7 @@ class SyncAttemptAdmin(NamedSubjectsMixin, ReadOnlyAdminMixin, PropertyScopedAdm
     list_select_related = ["property", "state"]
     search_fields = ["path", "hub_message"]
     date_hierarchy = "created_at"
-    fields = [
+    readonly_fields = (
         "created_at",
         "property",
         "subject",
@@ -150,8 +152,8 @@ class SyncAttemptAdmin(NamedSubjectsMixin, ReadOnlyAdminMixin, PropertyScopedAdm
         "hub_message",
         "duration_ms",
         "body",
-    ]
-    readonly_fields = fields
+    )
+    fields = readonly_fields
 
     @admin.display(description=_("object"), ordering="state__kind")
     def subject(self, attempt):

@@ -83,7 +83,7 @@ def sync_states_ensure_all(*, property=None):
     """Give every resource (of property) an outbox row, so that a full resync also reaches what was never
     marked changed (content loaded by a script or a restore, say)."""
     for kind, resource in RESOURCES.items():
-        objects = resource.model.objects.all()
+        objects = resource.model._default_manager.all()
         if property is not None:
             objects = (
                 objects.filter(pk=property.pk) if resource.model is Property else objects.filter(property=property)

@@ -2,6 +2,7 @@
 
 import logging
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import connection
@@ -9,12 +10,12 @@ from django.db.models import Q
 from django.utils import timezone
 
 from core.broker import broker_lost_messages
+from core.periodic import for_each_row
 from core.queue import queue_after_commit
+from core.retention import purge_older_than
 
 from ..content.models import Property
 from ..hub.selectors import hub_environment_active
-from ..periodic import for_each_row
-from ..retention import purge_older_than
 from .choices import SyncStatus
 from .models import SyncAttempt, SyncState
 from .resources import KIND_OF_MODEL
@@ -27,7 +28,7 @@ logger = logging.getLogger(__name__)
 QUEUE_GRACE = timedelta(minutes=1)
 #: The Celery task that sends one row (integration.sync.tasks), queued by name: the tasks call the
 #: engine, the engine never imports them back.
-SEND_TASK = "integration.tasks.sync_resource"
+SEND_TASK = "integration.sync.tasks.sync_resource_task"
 
 
 def _property_id(obj):
@@ -41,7 +42,8 @@ def sync_state_ensure(obj, *, kind=None):
         kind=kind or KIND_OF_MODEL[type(obj)],
         object_id=obj.pk,
         # The environment as a callable: read only when the row is created, not on every change.
-        defaults={"property_id": _property_id(obj), "environment": hub_environment_active},
+        # get_or_create calls a callable in defaults; the stubs expect the value itself (hence the ignore).
+        defaults={"property_id": _property_id(obj), "environment": hub_environment_active},  # type: ignore[misc]
     )
     return state
 
@@ -63,14 +65,14 @@ def sync_state_id_changed(state_id):
     # One statement, as every booking's hold runs it on its room type's row: the version bump, and the
     # claim sync_queue makes (unless a send is queued already), whose outcome RETURNING tells.
     now = timezone.now()
-    stale, now = (connection.ops.adapt_datetimefield_value(moment) for moment in (now - QUEUE_GRACE, now))
+    stale_param, now_param = (connection.ops.adapt_datetimefield_value(moment) for moment in (now - QUEUE_GRACE, now))
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {SyncState._meta.db_table} SET version = version + 1, status = %s, failures = 0,"  # noqa: S608
             " next_attempt_at = NULL, pending_since = COALESCE(pending_since, %s),"
             " queued_at = CASE WHEN queued_at IS NULL OR queued_at < %s THEN %s ELSE queued_at END"
             " WHERE id = %s RETURNING queued_at = %s",
-            [SyncStatus.PENDING, now, stale, now, state_id, now],
+            [SyncStatus.PENDING, now_param, stale_param, now_param, state_id, now_param],
         )
         (claimed,) = cursor.fetchone()
     if claimed:
@@ -83,7 +85,7 @@ def sync_state_resend(state, *, recreate=False):
     the acknowledged body is dropped, so the send is a full PATCH that clears what we lack as the
     contract says (integration.hub.payloads.patch_body), or with recreate a POST (the hub no longer knows
     it). Queued like any change; for a hub copy that drifted from what it acknowledged (ours wins)."""
-    fields = {"acked_body": None}
+    fields: dict[str, Any] = {"acked_body": None}
     if recreate:
         fields["known_to_hub"] = False
     SyncState.objects.filter(pk=state.pk).update(**fields)

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import models
+
 from ..hub import endpoints
 
 
@@ -44,7 +46,7 @@ class Resource:
     """One kind of hub resource."""
 
     kind: str
-    model: type
+    model: type[models.Model]
     rank: int
     related: tuple = ()
     prefetch: tuple = ()
@@ -54,7 +56,7 @@ class Resource:
 
     def load(self, object_id):
         """The object with what its calls need, or None when it no longer exists."""
-        queryset = self.model.objects.select_related(*self.related).prefetch_related(*self.prefetch)
+        queryset = self.model._default_manager.select_related(*self.related).prefetch_related(*self.prefetch)
         return queryset.filter(pk=object_id).first()
 
     def parents(self, obj):
@@ -77,10 +79,10 @@ class Resource:
 
 
 #: Every kind of hub resource the engine sends, by kind; the areas and apps that own them register them.
-RESOURCES = {}
+RESOURCES: dict[str, Resource] = {}
 #: The kind an object of each model is synced as when no kind is named (a rate plan's content, say,
 #: rather than its rates).
-KIND_OF_MODEL = {}
+KIND_OF_MODEL: dict[type[models.Model], str] = {}
 
 
 def register(resource, *, default_for_model=True):
@@ -94,15 +96,15 @@ def register(resource, *, default_for_model=True):
 def objects_of(states, *, prefetch=None):
     """The objects sync states stand for, {(kind, object_id): object}, one query per kind; objects that no
     longer exist are left out. prefetch maps a model to what to prefetch_related with it (for naming)."""
-    wanted = {}
+    wanted: dict[str, set[int]] = {}
     for state in states:
         wanted.setdefault(state.kind, set()).add(state.object_id)
-    found = {}
+    found: dict[tuple[str, int], models.Model] = {}
     for kind, ids in wanted.items():
         resource = RESOURCES.get(kind)
         if resource is None:
             continue
-        queryset = resource.model.objects.filter(pk__in=ids)
+        queryset = resource.model._default_manager.filter(pk__in=ids)
         if resource.related:
             queryset = queryset.select_related(*resource.related)
         queryset = queryset.prefetch_related(*(prefetch or {}).get(resource.model, ()))

@@ -20,7 +20,7 @@ from .signals import hub_switched
 
 #: The new hub's code catalog is fetched right after a switch (the go-live checklist's first item and the
 #: code check of every send read it); queued by name, the sync engine knows no area.
-CATALOG_TASK = "integration.tasks.catalog_refresh_task"
+CATALOG_TASK = "integration.catalog.tasks.catalog_refresh_task"
 
 
 class SwitchRefused(Exception):

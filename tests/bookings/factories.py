@@ -3,7 +3,7 @@
 import datetime
 import itertools
 
-from integration.ari.dates import KOREA
+from core.dates import KOREA
 from integration.channels.choices import ChannelStatus
 from integration.models import PropertyChannel, RatePlanDay, RoomTypeDay, SalesChannel
 from tests.factories import PropertyFactory, hub_content

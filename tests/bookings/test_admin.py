@@ -47,7 +47,7 @@ def test_detail_is_read_only_and_links_the_calls(client, booked):
     assert response.status_code == 200
     assert "Kim Minji" in page
     assert booking.gds_sub_booking_number in page
-    calls_url = reverse("admin:bookings_inboundcall_changelist") + f"?booking__id__exact={booking.pk}"
+    calls_url = reverse("admin:bookings_inboundcall_changelist") + f"?q={booking.vendor_booking_number}"
     assert calls_url.replace("&", "&amp;") in page or calls_url in page
     calls = client.get(calls_url)
     assert calls.status_code == 200

@@ -11,10 +11,11 @@ from django.urls import reverse
 
 from bookings import paging
 from bookings.models import Booking, InboundCall
+from core.dates import KOREA, korea_today
 from integration.access.choices import MembershipRole
 from integration.access.services import membership_grant
-from integration.ari.dates import KOREA, korea_today
 from tests.factories import member
+from tests.integration.ari.factories import day
 
 from .factories import create_body, sellable
 
@@ -64,6 +65,7 @@ PAGES = [
     (BOOKINGS, None),
     (BOOKINGS, {"status__exact": "pending", "checkin_range": "7", "channel": "7", "payment_type__exact": "prepayment"}),
     (BOOKINGS, {"q": "Kim"}),
+    (BOOKINGS, {"desk": "inhouse", "on": day(1).isoformat()}),
     (CALLS, None),
     (CALLS, {"status_class": "2", "method": "PUT", "created_at__gte": "2000-01-01 00:00:00+09:00"}),
 ]

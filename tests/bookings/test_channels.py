@@ -15,8 +15,8 @@ from integration.channels.choices import ChannelStatus
 from integration.models import PropertyChannel
 from tests.integration.ari.factories import day
 
+from .api.test_api import assert_error, create
 from .factories import CHANNEL_ID, create_body, open_channel, sellable, stock
-from .test_api import assert_error, create
 
 pytestmark = pytest.mark.django_db
 

@@ -246,7 +246,7 @@ def test_the_dashboard_link_lists_only_the_bookings_received_today(client, suite
     today = hub_client.post("/bookings", create_body(suite.rate_plan, first=6)).json()["vendor_booking_number"]
     # Received yesterday just before midnight, Korea time: listed in the full list, not in today's.
     midnight = datetime.datetime.combine(timezone.now().astimezone(suite.checkin.tzinfo).date(), datetime.time(0))
-    from integration.ari.dates import KOREA
+    from core.dates import KOREA
 
     Booking.objects.filter(pk=suite.pk).update(
         created_at=datetime.datetime.combine(midnight.date(), datetime.time(0), tzinfo=KOREA)

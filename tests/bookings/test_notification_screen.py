@@ -2,6 +2,7 @@
 receives at the properties they manage, and nobody else's."""
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from bookings.models import NotificationPreference
@@ -67,3 +68,25 @@ def test_nobody_opens_or_changes_another_persons_setting(client, staff_a, manage
     theirs.refresh_from_db()
     assert theirs.booking_emails is True
     assert client.get(reverse("admin:bookings_notificationpreference_add")).status_code == 403
+
+
+def test_a_reader_in_english_is_offered_english_and_told_mail_goes_in_korean_until_saved(client, staff_a):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = logged_in(client, staff_a).get(URL)
+
+    assert page.context["form"].initial["language"] == "en"
+    assert '<option value="en" selected>English</option>' in page.text
+    assert "until you do, booking e-mails go to you in 한국어." in page.text
+
+    client.post(URL, {"booking_emails": "on", "language": "en"})
+    assert "until you do" not in client.get(URL).text
+
+
+def test_a_member_without_an_address_reads_once_why_not(client, property_a, manager_a):
+    member(property_a, "staff", email="")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+
+    page = logged_in(client, manager_a).get(URL).text
+
+    assert '<span class="sync-badge sync-none">No e-mail address</span>' in page
+    assert "No No" not in page

@@ -10,7 +10,7 @@ from django.utils.formats import date_format
 from bookings.models import Booking, NotificationPreference
 from bookings.notifications import NOTIFY_TASK, SEND_TASK
 from bookings.tasks import booking_email_send_task
-from integration.ari.dates import KOREA
+from core.dates import KOREA
 from tests.factories import member
 from tests.queued import drain_queue, run_queued
 

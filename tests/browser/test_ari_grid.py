@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from integration.ari.dates import korea_today
+from core.dates import korea_today
 from integration.ari.grid import add_months, month_start
 from integration.models import RatePlanDay
 from tests.browser.login import second_factor

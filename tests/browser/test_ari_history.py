@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
-from integration.ari.dates import korea_today
+from core.dates import korea_today
 from integration.ari.grid import add_months, month_start
 from integration.models import AriChangeSet, RatePlanDay, RoomTypeDay
 from tests.browser.login import second_factor

@@ -11,11 +11,12 @@ from django.core.management import call_command
 from django.db import transaction
 from playwright.sync_api import expect
 
+from core.dates import korea_today
+from golive.checklist import ARI_HORIZON_DAYS
 from hubsandbox import state as hub_state
-from integration.ari.dates import DateRange, korea_today
+from integration.ari.dates import DateRange
 from integration.ari.services import AriEdit, Operation, ari_edit_apply
 from integration.content.services import content_saved
-from integration.golive.checklist import ARI_HORIZON_DAYS
 from integration.hub.environments import HubEnvironment
 from licenses.choices import ReviewStatus
 from tests.browser.login import second_factor

@@ -11,7 +11,7 @@ from integration.sync.choices import SyncStatus
 from integration.sync.models import ResourceKind
 from tests.browser.login import second_factor
 from tests.factories import PASSWORD, PropertyFactory, member
-from tests.integration.golive.readiness import make_ready
+from tests.golive.readiness import make_ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

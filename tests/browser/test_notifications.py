@@ -47,7 +47,9 @@ def test_a_manager_turns_booking_mails_off_and_sees_who_receives(page, live_serv
     page.get_by_role("link", name=texts["screen"], exact=True).first.click()
     checkbox = page.get_by_label(texts["receive"])
     expect(checkbox).to_be_checked()
-    expect(page.locator("#id_language")).to_have_value("ko")
+    # Offered the language the page is read in; until saved, mail goes in Korean, and the page says so.
+    expect(page.locator("#id_language")).to_have_value(language)
+    expect(page.locator(".vh-unsaved-language")).to_contain_text("한국어")
     rows = page.locator("#vh-recipients tbody tr")
     expect(rows).to_have_count(3)
     expect(page.locator("tr[data-username=night-shift]")).to_contain_text(texts["no_address"])

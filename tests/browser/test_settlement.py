@@ -7,9 +7,9 @@ import pytest
 from playwright.sync_api import expect
 
 from bookings.models import Booking
+from core.dates import korea_today
 from hubsandbox import sales
 from hubsandbox.faults import inject_faults
-from integration.ari.dates import korea_today
 from tests.factories import member
 from tests.hubsandbox.test_sales import seed
 

@@ -65,7 +65,7 @@ def seed(*, password, manager_email, rateplan, days):
 
 def _rates(plan, days):
     from bookings.services import nightly_rates
-    from integration.ari.dates import korea_today
+    from core.dates import korea_today
 
     nights = [korea_today() + datetime.timedelta(days=n) for n in range(1, days + 1)]
     return {night.isoformat(): int(rate) for night, rate in nightly_rates(plan, nights).items()}
@@ -166,8 +166,8 @@ def hub_property_text(*, hub, property_id, locale, field, expected, timeout):
 def availability_at_hub(*, hub, property_id, roomtype_id, days, timeout):
     """Wait until the hub's availability of the room type equals ours on each of the next days and no
     availability is left to send: every change made before then is at the hub. Answers when it was seen."""
+    from core.dates import korea_today
     from hubsandbox import state
-    from integration.ari.dates import korea_today
     from integration.ari.models import AriDirtyRange, RoomTypeDay
     from integration.sync.choices import SyncStatus
     from integration.sync.models import ResourceKind, SyncState

@@ -12,12 +12,13 @@ from django.core.files.base import ContentFile
 
 from hubsandbox.faults import inject_faults
 from hubsandbox.models import SandboxLicense
+from integration.hub import payloads
 from integration.models import ResourceKind, SyncAttempt, SyncState
 from integration.sync.choices import SyncStatus
 from integration.sync.outbox import sync_state_ensure
 from integration.sync.sender import Outcome, sync_send
-from licenses import services, sync
-from licenses.choices import ReviewStatus
+from licenses import resources, services
+from licenses.choices import LicenseType, ReviewStatus
 from tests.factories import PropertyFactory, korean
 
 from .factories import submit_permit
@@ -148,7 +149,7 @@ def test_a_refused_submission_keeps_the_entries_and_file_and_retry_resends_them(
     content = pdf_of_size(4_000)
     request = submit_permit(prop, content=content, permit_number="A-7")
     # Something between our storage and the hub corrupts the file's base64: the hub refuses it (400).
-    monkeypatch.setattr(sync, "license_file_base64", lambda field_file, file_format: "%%% not base64 %%%")
+    monkeypatch.setattr(resources, "license_file_base64", lambda field_file, file_format: "%%% not base64 %%%")
 
     assert send(request) == Outcome.FAILED
 
@@ -207,3 +208,11 @@ def test_hub_sync_names_a_failed_license_in_its_summary(hub, prop):
 
     assert f"license {request}" in out.getvalue()
     assert "file is missing" in out.getvalue()
+
+
+@pytest.mark.django_db(transaction=False)
+def test_the_hub_bodies_read_the_license_words_the_model_holds():
+    # The hub's bodies (integration.hub.payloads) cannot import licenses: their spec words must stay the
+    # model's choices, or a status the hub answers would be dropped as unknown.
+    assert set(ReviewStatus.values) == payloads.LICENSE_REVIEW_STATUSES
+    assert {payloads.LICENSE_PERMIT, payloads.LICENSE_BUSINESS} == set(LicenseType.values)

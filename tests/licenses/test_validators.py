@@ -8,13 +8,13 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
+from core.dates import korea_today
 from licenses.choices import FileFormat
 from licenses.files import MAX_FILE_BYTES, license_file_check, sniff_format
 from licenses.validators import (
     business_number_check_digit,
     business_number_is_valid,
     business_number_mask,
-    korea_today,
     validate_business_number,
     validate_not_future_in_korea,
 )

@@ -12,10 +12,10 @@ from django.urls import reverse
 
 from bookings.settlement.choices import Category, RunStatus
 from bookings.settlement.models import Reconciliation, ReconciliationRow
+from core.csv_files import CsvLines, csv_cell, csv_records
+from core.dates import korea_today
 from integration.ari.csv_parse import AriRowStatus
-from integration.ari.dates import korea_today
 from integration.catalog.mapping import MappingImportAction, code_mappings_import, code_mappings_read_csv
-from integration.csv_files import CsvLines, csv_cell, csv_records
 from integration.models import CodeMapping, RatePlan, RatePlanDay, RoomType
 from tests.factories import PropertyFactory, member
 from tests.integration.ari.factories import ari_property, day, fill_days

@@ -44,7 +44,10 @@
         const row = cell.closest("tr");
         const block = cell.closest("tbody").querySelector(".vh-ari-rt-head a");
         const column = table.tHead.rows[0].cells[cell.cellIndex];
-        const label = row.querySelector("th").textContent.trim().replace(/\s+/g, " ");
+        // The row's name without its standing with the hub.
+        const header = row.querySelector("th").cloneNode(true);
+        header.querySelectorAll(".vh-hub").forEach((box) => box.remove());
+        const label = header.textContent.trim().replace(/\s+/g, " ");
         return `${block ? block.textContent.trim() : ""} · ${label} · ${column.title}`;
     }
 
@@ -72,6 +75,25 @@
         }
     }
 
+    // The editor (and its history) stays inside the window: below the cell, or above it when there is no
+    // room below, and moved left so that its right edge shows.
+    function place(form) {
+        if (!current) {
+            return;
+        }
+        const box = current.getBoundingClientRect();
+        const view = document.documentElement;
+        const width = form.offsetWidth;
+        const height = form.offsetHeight;
+        const left = Math.min(box.left, view.clientWidth - width - 8);
+        let top = box.bottom + 4;
+        if (top + height > view.clientHeight - 8 && box.top - height - 4 >= 8) {
+            top = box.top - height - 4;
+        }
+        form.style.left = `${Math.max(8, left) + window.scrollX}px`;
+        form.style.top = `${Math.max(8, top) + window.scrollY}px`;
+    }
+
     async function loadHistory(form) {
         const query = new URLSearchParams({
             kind: form.elements.kind.value,
@@ -88,6 +110,7 @@
             showError(form, form.dataset.errorNetwork);
         }
         showHistory(form, html);
+        place(form);
     }
 
     function openEditor(cell) {
@@ -132,11 +155,7 @@
         showConfirm(form, false);
         showHistory(form, null);
         form.hidden = false;
-        const box = cell.getBoundingClientRect();
-        const width = form.offsetWidth;
-        const left = Math.min(box.left + window.scrollX, window.scrollX + document.documentElement.clientWidth - width - 8);
-        form.style.left = `${Math.max(8, left)}px`;
-        form.style.top = `${box.bottom + window.scrollY + 4}px`;
+        place(form);
         form.elements.value.focus();
         form.elements.value.select();
     }
@@ -188,7 +207,65 @@
             current.classList.add("vh-cell-saved");
         }
         closeEditor();
+        refreshHub();
     }
+
+    // --- Where each row stands with the hub: refreshed every few seconds while a row is on its way. ---
+    const HUB_REFRESH_MS = 5000;
+    let hubTimer = null;
+
+    function hubWaiting(grid) {
+        return grid.querySelector(".vh-hub[data-hub-status=pending], .vh-hub[data-hub-status=retrying]") !== null;
+    }
+
+    async function refreshHub() {
+        const grid = document.getElementById("vh-ari-grid");
+        if (!grid || !grid.dataset.hubUrl) {
+            return;
+        }
+        clearTimeout(hubTimer);
+        let answer = null;
+        try {
+            const response = await fetch(grid.dataset.hubUrl, {
+                headers: {Accept: "application/json"},
+                credentials: "same-origin",
+            });
+            answer = response.ok ? await response.json() : null;
+        } catch (error) {
+            answer = null; // offline for a moment: the next round tries again
+        }
+        if (answer) {
+            for (const [id, row] of Object.entries(answer.rows)) {
+                const box = document.getElementById(id);
+                if (box) {
+                    box.dataset.hubStatus = row.status;
+                    box.innerHTML = row.html;
+                }
+            }
+            const unsent = new Set(answer.unsent);
+            grid.querySelectorAll(".vh-cell.vh-unsent").forEach((cell) => {
+                if (!unsent.has(cell.id)) {
+                    cell.classList.remove("vh-unsent");
+                }
+            });
+            unsent.forEach((id) => {
+                const cell = document.getElementById(id);
+                if (cell) {
+                    cell.classList.add("vh-unsent");
+                }
+            });
+        }
+        if (answer ? answer.waiting : hubWaiting(grid)) {
+            hubTimer = setTimeout(refreshHub, HUB_REFRESH_MS);
+        }
+    }
+
+    document.addEventListener("DOMContentLoaded", () => {
+        const grid = document.getElementById("vh-ari-grid");
+        if (grid && hubWaiting(grid)) {
+            hubTimer = setTimeout(refreshHub, HUB_REFRESH_MS);
+        }
+    });
 
     document.addEventListener("click", (event) => {
         const cell = event.target.closest(".vh-ari-grid .vh-cell.vh-editable");
@@ -210,11 +287,45 @@
         }
     });
 
+    // --- Moving between editable cells with the keyboard: arrows, Home and End (of the row). ---
+    const editableIn = (row) => Array.from(row.querySelectorAll(".vh-cell.vh-editable"));
+
+    function neighbour(cell, key) {
+        const row = cell.closest("tr");
+        if (key === "Home" || key === "End") {
+            const cells = editableIn(row);
+            return key === "Home" ? cells[0] : cells[cells.length - 1];
+        }
+        if (key === "ArrowLeft" || key === "ArrowRight") {
+            const cells = editableIn(row);
+            return cells[cells.indexOf(cell) + (key === "ArrowLeft" ? -1 : 1)];
+        }
+        // Up and down: the same day in the nearest row above or below that has an editable cell there.
+        const rows = Array.from(cell.closest("table").querySelectorAll("tbody tr"));
+        const step = key === "ArrowUp" ? -1 : 1;
+        for (let index = rows.indexOf(row) + step; index >= 0 && index < rows.length; index += step) {
+            const candidate = rows[index].cells[cell.cellIndex];
+            if (candidate && candidate.classList.contains("vh-editable") && rows[index].cells.length === row.cells.length) {
+                return candidate;
+            }
+        }
+        return undefined;
+    }
+
+    const MOVES = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"]);
+
     document.addEventListener("keydown", (event) => {
         const cell = event.target.closest && event.target.closest(".vh-ari-grid .vh-cell.vh-editable");
         if (cell && (event.key === "Enter" || event.key === " ")) {
             event.preventDefault();
             openEditor(cell);
+        } else if (cell && MOVES.has(event.key) && !event.altKey && !event.ctrlKey && !event.metaKey) {
+            const next = neighbour(cell, event.key);
+            event.preventDefault();
+            if (next) {
+                next.focus();
+                next.scrollIntoView({block: "nearest", inline: "nearest"});
+            }
         } else if (event.key === "Escape" && current) {
             closeEditor();
         }

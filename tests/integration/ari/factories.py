@@ -4,7 +4,7 @@ import datetime
 
 import factory
 
-from integration.ari.dates import korea_today
+from core.dates import korea_today
 from integration.channels.choices import ChannelStatus
 from integration.content.choices import RatePlanType
 from integration.models import PropertyChannel, RatePlanDay, RoomTypeDay, SalesChannel

@@ -6,7 +6,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from integration.ari.dates import DateRange, ari_window, clamp_ranges, korea_today, merge_ranges, ranges_of
+from core.dates import korea_today
+from integration.ari.dates import DateRange, ari_window, clamp_ranges, merge_ranges, ranges_of
 from integration.ari.inventory import NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
 from integration.ari.services import AriEdit, Operation, ari_edit_apply, ari_edit_plan, ari_edit_validate
 from integration.hub.payloads import MAX_ARI_ENTRIES, ari_runs, build_ari_bodies

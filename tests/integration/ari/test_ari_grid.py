@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from integration.ari.dates import korea_today
+from core.dates import korea_today
 from integration.ari.grid import add_months, grid_months, month_end, month_start
 from integration.models import (
     AriDirtyRange,
@@ -426,7 +426,10 @@ def test_bulk_preview_lists_cells_and_hub_requests_and_saves_nothing(staff_clien
     }
     assert len(preview["requests"]) == 2
     assert {request["days"] for request in preview["requests"]} == {4}
-    assert all(request["path"].endswith("/ari") for request in preview["requests"])
+    assert preview["requests_label"] == "2 updates to the hub"
+    # Staff read what is updated, not the request's path (superusers see it: test_ari_screens).
+    assert all(request["path"] == "" for request in preview["requests"])
+    assert "/gds/" not in response.content.decode()
     assert 'name="apply"' in response.content.decode()
     assert set(RatePlanDay.objects.filter(rate_plan__in=plans).values_list("rate", flat=True)) == {100_000}
     assert not AriDirtyRange.objects.exists()
@@ -462,7 +465,7 @@ def test_bulk_apply_writes_exactly_the_previewed_cells_and_marks_them_for_the_hu
     assert set(RatePlanDay.objects.exclude(rate_plan__in=plans).values_list("rate_modify", flat=True)) == {20_000}
     assert not SyncState.objects.filter(kind=ResourceKind.ARI_AVAILS).exists()
     messages = [str(message) for message in response.wsgi_request._messages]
-    assert any("Changed 8 cells" in message for message in messages)
+    assert any(message.startswith("8 cells changed; 2 updates to the hub queued.") for message in messages)
 
 
 def test_bulk_apply_of_a_changed_form_shows_a_new_preview_instead(staff_client, property_a, rows):

@@ -17,10 +17,7 @@ from integration.catalog.selectors import (
     PATH_SEPARATOR,
     TAG_FIELD_GROUPS,
     catalog_check_codes,
-    catalog_choices,
-    catalog_codes,
-    catalog_label,
-    catalog_latest,
+    catalog_read,
 )
 from integration.catalog.services import CatalogInvalid, catalog_refresh
 from integration.catalog.tasks import catalog_refresh_task
@@ -29,6 +26,28 @@ from integration.hub.endpoints import CATALOG
 from integration.models import CatalogSnapshot, Property, RoomType
 from tests.factories import PropertyFactory
 from tests.integration.catalog.data import TREE, catalog_answer, store_catalog
+
+
+# The catalog as screens read it: through catalog_read() (None before the first fetch).
+def catalog_latest():
+    catalog = catalog_read()
+    return catalog.snapshot if catalog else None
+
+
+def catalog_codes(group):
+    catalog = catalog_read()
+    return catalog.codes.get(CatalogGroup(group), frozenset()) if catalog else frozenset()
+
+
+def catalog_choices(group, language):
+    catalog = catalog_read()
+    return catalog.choices(CatalogGroup(group), language) if catalog else []
+
+
+def catalog_label(group, code):
+    catalog = catalog_read()
+    return catalog.label(CatalogGroup(group), code) if catalog else None
+
 
 CLOSED_PORT = "http://127.0.0.1:9"
 

@@ -1,7 +1,9 @@
 """The hub client: the contract's Authorization header, timeouts, typed errors, no token in logs."""
 
 import logging
+import threading
 from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -103,3 +105,43 @@ def test_the_token_is_never_logged(hub, settings, caplog):
     assert settings.HUB_API_TOKEN not in caplog.text
     assert "wrong-token-value" not in caplog.text
     assert settings.HUB_API_TOKEN not in repr(client_for(settings))
+
+
+@pytest.fixture
+def redirecting_hub():
+    """A local hub that answers every request with a 302 to another path of itself, and records what it
+    sees: (path, Authorization header) per request."""
+    seen = []
+
+    class Redirect(BaseHTTPRequestHandler):
+        def do_GET(self):
+            seen.append((self.path, self.headers.get("Authorization")))
+            self.send_response(302)
+            self.send_header("Location", "/elsewhere")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}", seen
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+def test_a_redirect_is_never_followed_and_fails_naming_where_it_pointed(redirecting_hub):
+    base_url, seen = redirecting_hub
+    client = HubClient(base_url=base_url, token="our-token", connect_timeout=2, read_timeout=5)
+
+    with pytest.raises(HubHTTPError) as error:
+        client.call(endpoints.CATALOG)
+
+    # One request, the one we made: our token went nowhere else, not even to another path of the same host.
+    assert seen == [(endpoints.CATALOG.path(), "our-token")]
+    assert error.value.status == 302
+    assert not error.value.retryable
+    assert "/elsewhere" in error.value.message

@@ -1,0 +1,67 @@
+"""Model instances from plain SQL (core.plain_sql): the values the ORM would give, the fields not
+read deferred, and no instance for an outer join that matched nothing."""
+
+import datetime
+
+import pytest
+from django.db import connection
+
+from core.plain_sql import Columns
+from integration.models import PropertyChannel, RatePlanDay, SalesChannel
+from tests.bookings.factories import open_channel, sellable
+from tests.integration.ari.factories import day
+
+pytestmark = pytest.mark.django_db
+
+LINK = Columns(PropertyChannel, "pc", "property", "channel", "on_sale", "room_types")
+DAY = Columns(RatePlanDay, "d", "rate_plan", "date", "rate", "business_day")
+
+
+def rows(sql, params):
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def test_columns_are_converted_as_the_orm_converts_them():
+    room_type, standalone, _package = sellable(nights=2)
+    link = open_channel(room_type.property, room_types={room_type.vendor_id: False})
+    RatePlanDay.objects.filter(rate_plan=standalone, date=day(2)).update(business_day=False)
+
+    (row,) = rows(f"SELECT {LINK.select()} FROM {LINK.table} WHERE pc.id = %s", [link.pk])  # noqa: S608
+    built = LINK.build(row)
+    assert (built.pk, built.property_id, built.channel_id) == (link.pk, link.property_id, link.channel_id)
+    assert built.on_sale is True
+    assert built.room_types == {room_type.vendor_id: False}  # JSON decoded, not its text
+
+    found = rows(
+        f"SELECT {DAY.select()} FROM {DAY.table} WHERE d.rate_plan_id = %s ORDER BY d.date",  # noqa: S608
+        [standalone.pk],
+    )
+    days = [DAY.build(row) for row in found]
+    assert [(d.date, d.rate, d.business_day) for d in days] == [(day(1), 100_000, True), (day(2), 100_000, False)]
+    assert all(isinstance(d.date, datetime.date) for d in days)  # SQLite gives the text, converted
+
+
+def test_fields_not_read_load_on_first_use(django_assert_num_queries):
+    room_type, _standalone, _package = sellable(nights=1)
+    link = PropertyChannel.objects.get(property=room_type.property)
+    (row,) = rows(f"SELECT {LINK.select()} FROM {LINK.table} WHERE pc.id = %s", [link.pk])  # noqa: S608
+    built = LINK.build(row)
+
+    assert built.get_deferred_fields() >= {"status", "rate_plans", "updated_at"}
+    with django_assert_num_queries(1):
+        assert built.status == link.status
+
+
+def test_an_outer_join_that_matched_nothing_builds_none():
+    room_type, _standalone, _package = sellable(nights=1)
+    channel = SalesChannel.objects.create(channel_id=99, name="Not open here")
+    columns = Columns(SalesChannel, "sc", "channel_id")
+    (row,) = rows(
+        f"SELECT {columns.select()}, {LINK.select()} FROM {columns.table}"  # noqa: S608
+        f" LEFT JOIN {LINK.table} ON pc.channel_id = sc.id AND pc.property_id = %s WHERE sc.id = %s",
+        [room_type.property_id, channel.pk],
+    )
+    assert columns.build(row).channel_id == 99
+    assert LINK.build(row[len(columns) :]) is None
