@@ -15,14 +15,12 @@ The decisions, in this one place (README, "Booking e-mails"):
 """
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
 from django.db import models, transaction
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from core.jobs import job_queue
+from core.mail import mail_message
 
 from .models import Booking, NotificationPreference
 from .selectors import booking_email_recipients
@@ -79,7 +77,7 @@ def booking_email_send(*, booking_id, event, user_id):
 
 
 def email_language(user):
-    """The language of user's e-mails: their choice, Korean by default."""
+    """The language of user's e-mails (booking e-mails and the inbox's): their choice, Korean by default."""
     try:
         return user.notification_preference.language
     except NotificationPreference.DoesNotExist:
@@ -88,23 +86,17 @@ def email_language(user):
 
 def booking_email_message(*, booking, event, user):
     """The e-mail (plain text and HTML) telling user of event, in user's language."""
-    language = email_language(user)
-    with translation.override(language):
-        context = {
-            "language": language,
-            "booking": booking,
-            "event": event,
-            "event_label": str(event.label),
-            "user": user,
-            "admin_url": settings.SITE_URL + reverse("admin:bookings_booking_change", args=[booking.pk]),
-            "guests": booking.adults + booking.children + booking.infants,
-        }
-        subject = " ".join(render_to_string("bookings/email/booking_subject.txt", context).split())
-        text = render_to_string("bookings/email/booking_body.txt", context)
-        html = render_to_string("bookings/email/booking_body.html", context)
-    message = EmailMultiAlternatives(subject, text, to=[user.email])
-    message.attach_alternative(html, "text/html")
-    return message
+    context = {
+        "booking": booking,
+        "event": event,
+        "event_label": event.label,
+        "user": user,
+        "admin_url": settings.SITE_URL + reverse("admin:bookings_booking_change", args=[booking.pk]),
+        "guests": booking.adults + booking.children + booking.infants,
+    }
+    return mail_message(
+        template_prefix="bookings/email/booking", context=context, language=email_language(user), to=[user.email]
+    )
 
 
 def notification_preference_set(*, user, booking_emails, language):

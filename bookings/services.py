@@ -38,6 +38,7 @@ from .errors import (
 )
 from .models import Booking, InboundCall, SeenWebhook
 from .notifications import BookingEvent, booking_notify_on_commit
+from .signals import booking_canceled
 
 
 def content_digest(payload):
@@ -400,6 +401,7 @@ def booking_cancel(*, number):
         raise BookingError(CANNOT_CANCEL)
     _release(booking)
     booking_notify_on_commit(booking=booking, event=BookingEvent.CANCELED)
+    booking_canceled.send(sender=Booking, booking=booking)
     return booking
 
 

@@ -1,19 +1,15 @@
 """Celery tasks of the bookings app: thin wrappers that call one service."""
 
-import logging
-import random
-import smtplib
 from datetime import timedelta
 
 from celery import shared_task
 
 from core.jobs import JobTask
+from core.mail import MAIL_MAX_RETRIES, mail_send_or_retry
 from core.metrics import booking_email_counted
 
 from .notifications import booking_email_send, booking_notify
 from .services import bookings_release_expired, inbound_calls_purge, seen_webhooks_purge
-
-logger = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
@@ -49,21 +45,13 @@ def booking_notify_task(booking_id, event):
     time_limit=90,
     bind=True,
     ignore_result=True,
-    max_retries=8,
+    max_retries=MAIL_MAX_RETRIES,
 )
 def booking_email_send_task(self, booking_id, event, user_id):
     """Send one member one booking e-mail; an SMTP server that fails or cannot be reached is tried again
     with exponential backoff and jitter (eight times, over about three hours), a refused address is not."""
-    try:
-        sent = booking_email_send(booking_id=booking_id, event=event, user_id=user_id)
-    except smtplib.SMTPRecipientsRefused as error:
-        booking_email_counted("refused")
-        logger.warning("the SMTP server refused the address of user %s: %s", user_id, error.recipients)
-    except OSError as error:  # smtplib.SMTPException, refused connections and timeouts
-        booking_email_counted("failed")
-        # Below the broker's visibility timeout, so that a waiting retry is not delivered twice.
-        countdown = min(60 * 2**self.request.retries, 60 * 60)
-        raise self.retry(exc=error, countdown=countdown + random.uniform(0, countdown / 4)) from error  # noqa: S311 (jitter)
-    else:
-        if sent:
-            booking_email_counted("sent")
+    mail_send_or_retry(
+        self,
+        lambda: booking_email_send(booking_id=booking_id, event=event, user_id=user_id),
+        counted=booking_email_counted,
+    )

@@ -64,6 +64,8 @@ INSTALLED_APPS = [
     "bookings.settlement",
     # Above the apps it reads (integration, licenses, bookings): composes and registers the property admin.
     "golive",
+    # Above the apps that send it their events (integration, licenses, bookings).
+    "inbox",
     # After axes: it re-registers axes' screen of failed logins with an unlock action.
     "accounts",
 ]
@@ -194,6 +196,8 @@ TASK_QUEUES_BY_NAME = {
         "bookings.tasks.booking_notify_task",
         "bookings.tasks.booking_email_send_task",
         "bookings.tasks.bookings_release_expired_task",
+        "inbox.tasks.event_notify_task",
+        "inbox.tasks.event_email_send_task",
         "core.tasks.job_sweeper_task",
     ],
     "bulk": [
@@ -213,6 +217,7 @@ TASK_QUEUES_BY_NAME = {
         "integration.ari.tasks.ari_import_apply_task",
         "bookings.tasks.inbound_calls_purge_task",
         "bookings.tasks.seen_webhooks_purge_task",
+        "inbox.tasks.events_purge_task",
         "hubsandbox.tasks.sandbox_sell_task",
     ],
 }
@@ -280,6 +285,8 @@ CELERY_BEAT_SCHEDULE = {
     # The vendor API's replay check needs each webhook-id 10 minutes (bookings.services.WEBHOOK_IDS_KEPT);
     # an hourly purge keeps its table to about an hour of calls.
     "bookings-seen-webhooks-purge": {"task": "bookings.tasks.seen_webhooks_purge_task", "schedule": 60 * 60.0},
+    # Read inbox events a month after they last happened, every event after a year (inbox.services).
+    "inbox-purge": {"task": "inbox.tasks.events_purge_task", "schedule": 24 * 60 * 60.0},
     # The previous month's settlement, reconciled every night (Korea time) once the hub has settled the day.
     "settlement-reconcile-nightly": {
         "task": "bookings.settlement.tasks.reconciliations_nightly_task",

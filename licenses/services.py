@@ -23,8 +23,10 @@ from integration.models import Property, ResourceKind, SyncState
 from integration.sync.outbox import sync_mark_changed, sync_request
 
 from . import selectors
+from .choices import ReviewStatus
 from .files import license_file_check, license_file_name
 from .models import BUSINESS_FIELDS, PERMIT_FIELDS, LicenseRequest
+from .signals import license_reviewed
 
 logger = logging.getLogger(__name__)
 
@@ -186,10 +188,13 @@ def license_requests_refresh(*, property, client=None):
 
 def _store(request, fields, now):
     fields.pop("hub_id", None)
+    was = request.status
     for name, value in fields.items():
         setattr(request, name, value)
     request.refreshed_at = now
     request.save(update_fields=[*fields, "refreshed_at", "updated_at"])
+    if request.status != was and request.status in (ReviewStatus.CONFIRM, ReviewStatus.REJECT):
+        license_reviewed.send(sender=LicenseRequest, license_request=request)
 
 
 def license_requests_refresh_open(*, client=None):

@@ -27,6 +27,7 @@ from .choices import DriftCheckStatus
 from .compare import body_differences
 from .models import DriftCheck, DriftDifference
 from .pacing import HubBusy, Pacer
+from .signals import drift_found
 
 logger = logging.getLogger(__name__)
 
@@ -221,6 +222,8 @@ def _finish(check, status, read, differences, *, error=""):
         finished = DriftCheck.objects.filter(property_id=check.property_id, finished_at__isnull=False)
         old = finished.order_by("-finished_at", "-pk").values_list("pk", flat=True)[CHECKS_KEPT:]
         DriftCheck.objects.filter(pk__in=list(old)).delete()
+        if differences:
+            drift_found.send(sender=DriftCheck, check=check)
     drift_check_counted(status)
     logger.info(
         "drift check of property %s: %s, %d resources read, %d differences",

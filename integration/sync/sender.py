@@ -10,7 +10,7 @@ from operator import or_
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -23,6 +23,7 @@ from .choices import SyncStatus
 from .models import SyncAttempt, SyncState
 from .outbox import sync_queue, sync_queue_waiting, sync_state_ensure
 from .resources import RESOURCES, PlanError
+from .signals import sync_failed
 
 logger = logging.getLogger(__name__)
 
@@ -276,15 +277,19 @@ def _schedule_retry(state, exc, schedule):
     return Outcome.RETRY
 
 
+@transaction.atomic
 def _mark_failed(state, exc, *, message=None, failures=None):
     """A failure the hub will not get over by itself (a 4xx): shown to staff, never retried alone."""
-    _same_hub(state).update(
+    state.last_error = message or exc.message
+    marked = _same_hub(state).update(
         status=SyncStatus.FAILED,
-        last_error=message or exc.message,
+        last_error=state.last_error,
         last_status_code=exc.status,
         failures=failures if failures is not None else state.failures + 1,
         next_attempt_at=None,
     )
+    if marked:
+        sync_failed.send(sender=SyncState, state=state)
     logger.warning("hub sync of %s #%s failed: %s", state.kind, state.object_id, message or exc.message)
 
 

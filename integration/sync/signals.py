@@ -5,3 +5,7 @@ from django.dispatch import Signal
 #: Sent with environment (the new active hub) inside the transaction of a hub switch, so that each area
 #: forgets what only the old hub held.
 hub_switched = Signal()
+
+#: Sent with state inside the transaction that marks a resource failed for good (the hub refused it, or
+#: the sender gave up after HUB_SYNC_MAX_FAILURES tries): staff must act before it is sent again.
+sync_failed = Signal()

@@ -88,7 +88,8 @@ def test_an_unfiltered_page_counts_no_further_than_the_limit(client, booking):
     client.force_login(_superuser())
     for url in (BOOKINGS, CALLS):
         sqls = queries_of(client, url)
-        counts = [sql for sql in sqls if "COUNT(" in sql.upper()]
+        # The header's inbox badge counts too (up to its own cap): not the list's count.
+        counts = [sql for sql in sqls if "COUNT(" in sql.upper() and "inbox_event" not in sql]
         assert counts, "the page counts its rows up to the limit"
         assert all(f"LIMIT {paging.COUNT_LIMIT + 1}" in sql for sql in counts), counts
         assert not [sql for sql in sqls if "DISTINCT" in sql.upper()]

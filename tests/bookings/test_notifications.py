@@ -12,6 +12,7 @@ from bookings.notifications import NOTIFY_TASK, SEND_TASK
 from bookings.tasks import booking_email_send_task
 from core.dates import KOREA
 from tests.factories import member
+from tests.queued import drain_queue, run_queued
 
 from . import mail_backends
 from .factories import create_body, open_channel, sellable
@@ -40,31 +41,10 @@ def members(content):
     return {"ko": korean, "en": english}
 
 
-def _drain_queue():
-    """The (task name, args, kwargs) of every message waiting in the broker's queues."""
-    found = []
-    with current_app.connection_for_read() as connection:
-        for task_queue in current_app.conf.task_queues:
-            queue = connection.SimpleQueue(task_queue.name)
-            while True:
-                try:
-                    message = queue.get(block=False)
-                except queue.Empty:
-                    break
-                args, kwargs, _embed = message.decode()
-                found.append((message.headers["task"], args, kwargs))
-                message.ack()
-            queue.close()
-    return found
-
-
 def run_mail_tasks(capture):
     """Run, as a worker would, the booking e-mail tasks waiting in the broker and those they queue in
     turn (after their commit); other tasks (the hub sync, with no hub in these tests) are dropped."""
-    while waiting := [message for message in _drain_queue() if message[0] in (NOTIFY_TASK, SEND_TASK)]:
-        for name, args, kwargs in waiting:
-            with capture(execute=True):
-                current_app.tasks[name].apply(args, kwargs)
+    run_queued(capture, (NOTIFY_TASK, SEND_TASK))
 
 
 def call(hub_client, capture, method, path, body=None):
@@ -210,20 +190,20 @@ def test_the_answer_only_queues_the_mails_after_the_commit(
     hub_client, django_capture_on_commit_callbacks, content, members
 ):
     _room_type, standalone, _package = content
-    _drain_queue()
+    drain_queue()
     number = call(hub_client, django_capture_on_commit_callbacks, "post", "/bookings", create_body(standalone))[
         "vendor_booking_number"
     ]
     with django_capture_on_commit_callbacks() as callbacks:
         response = hub_client.put(f"/bookings/{number}/confirm")
         # Inside the transaction nothing is queued yet.
-        assert _drain_queue() == []
+        assert drain_queue() == []
 
     assert response.status_code == 200
     for callback in callbacks:
         callback()
     booking = Booking.objects.get(vendor_booking_number=number)
-    assert [args for name, args, _kwargs in _drain_queue() if name == NOTIFY_TASK] == [[booking.pk, "created"]]
+    assert [args for name, args, _kwargs in drain_queue() if name == NOTIFY_TASK] == [[booking.pk, "created"]]
     assert mail.outbox == []
 
 

@@ -1,0 +1,51 @@
+"""E-mails to the people of the back office (booking e-mails, the inbox's): built in the reader's language
+from a subject, a plain text and an HTML template, and sent by a durable job that retries what the SMTP
+server did not take."""
+
+import logging
+import random
+import smtplib
+
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.utils import translation
+
+logger = logging.getLogger(__name__)
+
+#: Retries of one e-mail whose SMTP server fails or cannot be reached (exponential, about three hours).
+MAIL_MAX_RETRIES = 8
+
+
+def mail_message(*, template_prefix, context, language, to):
+    """The e-mail rendered in language from `<template_prefix>_subject.txt`, `_body.txt` and `_body.html`
+    (the context gets `language`), to the addresses to."""
+    with translation.override(language):
+        context = {**context, "language": language}
+        subject = " ".join(render_to_string(f"{template_prefix}_subject.txt", context).split())
+        text = render_to_string(f"{template_prefix}_body.txt", context)
+        html = render_to_string(f"{template_prefix}_body.html", context)
+    message = EmailMultiAlternatives(subject, text, to=to)
+    message.attach_alternative(html, "text/html")
+    return message
+
+
+def mail_send_or_retry(task, send, *, counted=None):
+    """Run send() in the bound Celery task: an address the SMTP server refuses is logged and dropped, any
+    other SMTP or network error (OSError) retries the task with exponential backoff and jitter. counted(
+    "sent" | "refused" | "failed") is told each outcome when given; send() returns whether it sent."""
+    try:
+        sent = send()
+    except smtplib.SMTPRecipientsRefused as error:
+        if counted:
+            counted("refused")
+        logger.warning("the SMTP server refused %s in %s", list(error.recipients), task.name)
+        return False
+    except OSError as error:  # smtplib.SMTPException, refused connections and timeouts
+        if counted:
+            counted("failed")
+        # Below the broker's visibility timeout, so that a waiting retry is not delivered twice.
+        countdown = min(60 * 2**task.request.retries, 60 * 60)
+        raise task.retry(exc=error, countdown=countdown + random.uniform(0, countdown / 4)) from error  # noqa: S311 (jitter)
+    if sent and counted:
+        counted("sent")
+    return sent

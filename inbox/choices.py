@@ -1,0 +1,19 @@
+"""Enumerations of the inbox."""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class EventKind(models.TextChoices):
+    """What happened at a property that someone there must know of or act on."""
+
+    LICENSE_CONFIRMED = "license_confirmed", _("License confirmed")
+    LICENSE_REJECTED = "license_rejected", _("License rejected")
+    CHANNEL_OPENED = "channel_opened", _("Channel approved")
+    SEND_FAILED = "send_failed", _("Send to the hub failed")
+    DRIFT_FOUND = "drift_found", _("Drift found")
+    BOOKING_CANCELED = "booking_canceled", _("Booking canceled")
+
+
+#: Kinds only managers see: licenses are the managers' (staff never see the license screen).
+MANAGER_KINDS = (EventKind.LICENSE_CONFIRMED, EventKind.LICENSE_REJECTED)

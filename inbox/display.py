@@ -1,0 +1,73 @@
+"""How an event reads (in the reader's language, from what it recorded) and where it is handled."""
+
+from dataclasses import dataclass
+
+from django.apps import apps
+from django.urls import reverse
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from integration.models import ResourceKind
+
+from .choices import EventKind
+
+
+@dataclass(frozen=True)
+class Target:
+    """The admin screen where an event is handled: model (whose admin must show it to the viewer) and
+    the URL name, taking the event's object id, or its property id when by_property."""
+
+    model: str
+    url_name: str
+    by_property: bool = False
+
+
+TARGETS = {
+    EventKind.LICENSE_CONFIRMED: Target("licenses.LicenseRequest", "admin:licenses_licenserequest_change"),
+    EventKind.LICENSE_REJECTED: Target("licenses.LicenseRequest", "admin:licenses_licenserequest_change"),
+    EventKind.CHANNEL_OPENED: Target(
+        "integration.PropertyChannel", "admin:integration_propertychannel_property", by_property=True
+    ),
+    EventKind.SEND_FAILED: Target("integration.SyncState", "admin:integration_syncstate_change"),
+    EventKind.DRIFT_FOUND: Target("integration.DriftCheck", "admin:integration_driftcheck_change"),
+    EventKind.BOOKING_CANCELED: Target("bookings.Booking", "admin:bookings_booking_change"),
+}
+
+
+def event_text(event):
+    """One sentence saying what happened, in the active language."""
+    values = {"subject": event.subject, "detail": event.detail}
+    if event.kind == EventKind.LICENSE_CONFIRMED:
+        return _("The hub confirmed license request %(subject)s.") % values
+    if event.kind == EventKind.LICENSE_REJECTED:
+        return _("The hub rejected license request %(subject)s: %(detail)s") % values
+    if event.kind == EventKind.CHANNEL_OPENED:
+        return _("The hub approved the channel %(subject)s: it sells the property now.") % values
+    if event.kind == EventKind.SEND_FAILED:
+        resource = capfirst(ResourceKind(event.subject).label) if event.subject in ResourceKind.values else "?"
+        return _("%(resource)s did not reach the hub: %(detail)s") % {"resource": resource, "detail": event.detail}
+    if event.kind == EventKind.DRIFT_FOUND:
+        count = int(event.detail or 0)
+        return ngettext(
+            "The hub's copy of %(subject)s differs from ours in %(count)d place.",
+            "The hub's copy of %(subject)s differs from ours in %(count)d places.",
+            count,
+        ) % {"subject": event.subject, "count": count}
+    return _("Booking %(subject)s (%(detail)s) was canceled.") % values
+
+
+def event_target_url(event):
+    """The path of the screen where event is handled, whoever looks."""
+    target = TARGETS[EventKind(event.kind)]
+    return reverse(target.url_name, args=[event.property_id if target.by_property else event.object_id])
+
+
+def event_link(request, admin_site, event):
+    """The path of the screen where event is handled, or None when the viewer's admin would not show
+    that screen to them (staff and licenses)."""
+    target = TARGETS[EventKind(event.kind)]
+    model_admin = admin_site._registry.get(apps.get_model(target.model))
+    if model_admin is None or not model_admin.has_view_or_change_permission(request):
+        return None
+    return event_target_url(event)

@@ -1,0 +1,44 @@
+"""Reads of the inbox: the events a person sees, and how many of them they have not read."""
+
+from django.contrib.auth import get_user_model
+from django.db.models import Exists, OuterRef, Q
+
+from integration.access.choices import MembershipRole
+from integration.access.selectors import properties_for_user
+from integration.models import PropertyMembership
+
+from .choices import MANAGER_KINDS
+from .models import Event, EventRead
+
+#: The header's badge counts up to this many, then says "99+".
+BADGE_CAP = 99
+
+
+def events_for_user(user):
+    """The events of the properties user holds a role at (license events: where they manage; every one
+    for a superuser), newest first, each annotated `unread` for user."""
+    events = Event.objects.all()
+    if not user.is_active:
+        return events.none()
+    if not user.is_superuser:
+        managed = properties_for_user(user, roles=(MembershipRole.MANAGER,)).values("pk")
+        events = events.filter(
+            Q(property__in=properties_for_user(user).values("pk"))
+            & (~Q(kind__in=MANAGER_KINDS) | Q(property__in=managed))
+        )
+    read = EventRead.objects.filter(event=OuterRef("pk"), user=user, read_at__gte=OuterRef("last_at"))
+    return events.annotate(unread=~Exists(read))
+
+
+def unread_count(user):
+    """How many of user's events are unread, counted up to BADGE_CAP + 1 (one query)."""
+    return events_for_user(user).filter(unread=True)[: BADGE_CAP + 1].count()
+
+
+def event_email_recipients(event):
+    """The active people with an address who turned the inbox's e-mails on and see event."""
+    users = get_user_model().objects.filter(is_active=True, inbox_preference__emails=True).exclude(email="")
+    members = PropertyMembership.objects.filter(property_id=event.property_id)
+    if event.kind in MANAGER_KINDS:
+        members = members.filter(role=MembershipRole.MANAGER)
+    return users.filter(Q(is_superuser=True) | Q(pk__in=members.values("user_id")))

@@ -1,0 +1,119 @@
+"""Writes of the inbox: recording events (folding repeats), read marks, the e-mail opt-in, the e-mails
+(durable jobs, core.jobs) and the purge of old events."""
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.functional import lazy
+
+from bookings.notifications import email_language
+from core.jobs import job_queue
+from core.mail import mail_message
+from core.retention import purge_before
+
+from .display import event_text
+from .models import Event, EventRead, InboxPreference
+from .selectors import event_email_recipients
+
+logger = logging.getLogger(__name__)
+
+#: The same happening of the same object within this long is one event, counted ("3 times").
+FOLD_WINDOW = timedelta(days=1)
+#: Events read (by someone who sees them) are kept this long after they last happened; every event
+#: at most ALL_KEPT.
+READ_KEPT = timedelta(days=30)
+ALL_KEPT = timedelta(days=365)
+#: The Celery tasks (inbox.tasks), queued by name: services never import tasks.
+NOTIFY_TASK = "inbox.tasks.event_notify_task"
+SEND_TASK = "inbox.tasks.event_email_send_task"
+
+
+@transaction.atomic
+def event_record(*, property_id, kind, object_id, subject, detail="", now=None):
+    """Record, in the caller's transaction, that kind happened to the object: a repeat within FOLD_WINDOW
+    counts on the same event (unread again for all), a new event is also queued for e-mail."""
+    now = now or timezone.now()
+    event = (
+        Event.objects.select_for_update()
+        .filter(property_id=property_id, kind=kind, object_id=object_id, last_at__gte=now - FOLD_WINDOW)
+        .order_by("-last_at")
+        .first()
+    )
+    if event is not None:
+        event.count += 1
+        event.last_at, event.subject, event.detail = now, subject[:200], detail
+        event.save(update_fields=["count", "last_at", "subject", "detail"])
+        return event
+    event = Event.objects.create(
+        property_id=property_id, kind=kind, object_id=object_id, subject=subject[:200], detail=detail, last_at=now
+    )
+    job_queue(NOTIFY_TASK, event.pk)
+    return event
+
+
+def events_mark_read(*, user, events):
+    """Mark events (a queryset or list of user's events) read by user now. Returns how many."""
+    now = timezone.now()
+    rows = [EventRead(event_id=event.pk, user=user, read_at=now) for event in events]
+    EventRead.objects.bulk_create(
+        rows, update_conflicts=True, unique_fields=["event", "user"], update_fields=["read_at"]
+    )
+    return len(rows)
+
+
+def inbox_emails_set(*, user, emails):
+    """Record whether user receives the inbox's events by e-mail."""
+    preference, _created = InboxPreference.objects.update_or_create(user=user, defaults={"emails": emails})
+    return preference
+
+
+def event_notify(*, event_id):
+    """Queue one e-mail of the event per person who asked for them and sees it. Returns how many."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        return 0
+    user_ids = list(event_email_recipients(event).values_list("pk", flat=True))
+    with transaction.atomic():
+        for user_id in user_ids:
+            job_queue(SEND_TASK, event_id, user_id)
+    return len(user_ids)
+
+
+def event_email_send(*, event_id, user_id):
+    """Send one person the e-mail of an event, if they still ask for them and see it. Returns whether it
+    was sent; SMTP errors (OSError) reach the caller, which retries."""
+    event = Event.objects.select_related("property").filter(pk=event_id).first()
+    user = event_email_recipients(event).filter(pk=user_id).first() if event else None
+    if user is None:
+        return False
+    event_email_message(event=event, user=user).send()
+    return True
+
+
+def event_email_message(*, event, user):
+    """The e-mail telling user of event, in their e-mail language, linking to the inbox's open view (which
+    marks it read and leads to where it is handled)."""
+    context = {
+        "event": event,
+        "text": lazy(event_text, str)(event),  # rendered in the e-mail's language
+        "user": user,
+        "open_url": settings.SITE_URL + reverse("admin:inbox_event_open", args=[event.pk]),
+    }
+    return mail_message(
+        template_prefix="inbox/email/event", context=context, language=email_language(user), to=[user.email]
+    )
+
+
+def events_purge(*, now=None):
+    """Delete events read (by anyone) more than READ_KEPT after they last happened, and every event older
+    than ALL_KEPT. Returns how many rows were deleted (their read marks included)."""
+    now = now or timezone.now()
+    read = EventRead.objects.filter(event=OuterRef("pk"), read_at__gte=OuterRef("last_at"))
+    read_cutoff, all_cutoff = now - READ_KEPT, now - ALL_KEPT
+    purged = purge_before(Event.objects.filter(Exists(read), last_at__lt=read_cutoff), read_cutoff)
+    return purged + purge_before(Event.objects.filter(last_at__lt=all_cutoff), all_cutoff)

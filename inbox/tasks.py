@@ -1,0 +1,37 @@
+"""Celery tasks of the inbox: thin wrappers that call one service."""
+
+from datetime import timedelta
+
+from celery import shared_task
+
+from core.jobs import JobTask
+from core.mail import MAIL_MAX_RETRIES, mail_send_or_retry
+
+from .services import event_email_send, event_notify, events_purge
+
+
+@shared_task(base=JobTask, ignore_result=True)
+def event_notify_task(event_id):
+    """Queue the e-mails of a new inbox event, one per person who asked for them."""
+    event_notify(event_id=event_id)
+
+
+# As the booking e-mails' send (bookings.tasks): one SMTP exchange, the lease outliving the hard limit.
+@shared_task(
+    base=JobTask,
+    lease=timedelta(minutes=2),
+    soft_time_limit=60,
+    time_limit=90,
+    bind=True,
+    ignore_result=True,
+    max_retries=MAIL_MAX_RETRIES,
+)
+def event_email_send_task(self, event_id, user_id):
+    """Send one person one inbox event by e-mail, retrying an SMTP server that fails (core.mail)."""
+    mail_send_or_retry(self, lambda: event_email_send(event_id=event_id, user_id=user_id))
+
+
+@shared_task(ignore_result=True)
+def events_purge_task():
+    """Delete read events a month after they last happened, and every event after a year."""
+    events_purge()
