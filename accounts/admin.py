@@ -10,6 +10,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from core.admin_mixins import ReadOnlyAdminMixin
 from core.audit import audit_changes
 
 
@@ -33,7 +34,7 @@ admin.site.register(AccessAttempt, UnlockingAccessAttemptAdmin)
 
 
 @admin.register(LogEntry)
-class AuditTrailAdmin(admin.ModelAdmin):
+class AuditTrailAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Every change staff made through the admin or a service that records it, read-only, for superusers:
     filtered by person, kind of object, action and date, searched by object or person."""
 
@@ -48,15 +49,6 @@ class AuditTrailAdmin(admin.ModelAdmin):
         return request.user.is_active and request.user.is_superuser
 
     has_module_permission = has_view_permission = _superuser_only
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     @admin.display(description=_("object"), ordering="object_repr")
     def object_link(self, entry):

@@ -14,6 +14,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from core.admin_mixins import ReadOnlyAdminMixin
 from core.dates import KOREA, korea_today
 from core.log_display import decoded_path, pretty_json
 from integration.access.admin_mixins import PropertyScopedAdmin
@@ -29,21 +30,12 @@ from .selectors import DESK_ORDERING, HISTORY_CALLS, DeskView, booking_hub_calls
 from .settlement.admin_compare import BookingCompareViews
 
 
-class ReadOnlyAdmin(PropertyScopedAdmin):
+class ReadOnlyAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
     """Data the hub writes, millions of rows: nobody adds, changes or deletes it here, and its lists
     never count the whole table (see bookings.paging)."""
 
     paginator = BoundedCountPaginator
     show_full_result_count = False
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class ScopedPropertyFilter(admin.RelatedFieldListFilter):

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.translation import get_language, get_language_info, get_supported_language_variant, gettext
 from django.utils.translation import gettext_lazy as _
 
+from core.admin_mixins import ReadOnlyAdminMixin
 from integration.access.choices import MembershipRole
 from integration.access.selectors import properties_for_user
 
@@ -61,7 +62,7 @@ def _member_row(membership):
 
 
 @admin.register(NotificationPreference)
-class NotificationPreferenceAdmin(admin.ModelAdmin):
+class NotificationPreferenceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """One screen instead of a list: anyone who may use the back office sets their own booking e-mails
     here; nobody edits another person's choice."""
 
@@ -70,15 +71,6 @@ class NotificationPreferenceAdmin(admin.ModelAdmin):
 
     def has_view_permission(self, request, obj=None):
         return self.has_module_permission(request) and (obj is None or obj.user_id == request.user.pk)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     def changelist_view(self, request, extra_context=None):
         """GET: the user's choice and, for managers, who receives; POST: save the user's choice."""

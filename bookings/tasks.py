@@ -1,11 +1,9 @@
 """Celery tasks of the bookings app: thin wrappers that call one service."""
 
-from datetime import timedelta
-
 from celery import shared_task
 
 from core.jobs import JobTask
-from core.mail import MAIL_MAX_RETRIES, mail_send_or_retry
+from core.mail import MAIL_SEND_TASK_OPTIONS, mail_send_or_retry
 from core.metrics import booking_email_counted
 
 from .notifications import booking_email_send, booking_notify
@@ -36,17 +34,7 @@ def booking_notify_task(booking_id, event):
     booking_notify(booking_id=booking_id, event=event)
 
 
-# One SMTP exchange (EMAIL_TIMEOUT, 10 s), cut at a minute and a half: a worker that died in the middle
-# delays the mail two minutes (the lease outlives the hard limit).
-@shared_task(
-    base=JobTask,
-    lease=timedelta(minutes=2),
-    soft_time_limit=60,
-    time_limit=90,
-    bind=True,
-    ignore_result=True,
-    max_retries=MAIL_MAX_RETRIES,
-)
+@shared_task(**MAIL_SEND_TASK_OPTIONS)
 def booking_email_send_task(self, booking_id, event, user_id):
     """Send one member one booking e-mail; an SMTP server that fails or cannot be reached is tried again
     with exponential backoff and jitter (eight times, over about three hours), a refused address is not."""

@@ -5,15 +5,31 @@ server did not take."""
 import logging
 import random
 import smtplib
+from datetime import timedelta
 
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from .jobs import JobTask
+
 logger = logging.getLogger(__name__)
 
 #: Retries of one e-mail whose SMTP server fails or cannot be reached (exponential, about three hours).
 MAIL_MAX_RETRIES = 8
+
+#: The Celery options of a task that sends one e-mail as a durable job: one SMTP exchange (EMAIL_TIMEOUT, 10 s)
+#: cut at a minute and a half; a worker that died in the middle delays the mail two minutes (the lease outlives
+#: the hard limit).
+MAIL_SEND_TASK_OPTIONS = {
+    "base": JobTask,
+    "lease": timedelta(minutes=2),
+    "soft_time_limit": 60,
+    "time_limit": 90,
+    "bind": True,
+    "ignore_result": True,
+    "max_retries": MAIL_MAX_RETRIES,
+}
 
 
 def mail_message(*, template_prefix, context, language, to):

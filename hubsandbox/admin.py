@@ -9,6 +9,8 @@ from django.template.response import TemplateResponse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from core.admin_mixins import ReadOnlyAdminMixin
+
 from . import channels
 from .licenses import ReviewRefused, license_detail_json, license_review
 from .models import (
@@ -40,7 +42,7 @@ class _LightChangeList(ChangeList):
         return super().get_queryset(request, exclude_parameters).defer(*self.model_admin.list_defer)
 
 
-class SandboxReadOnlyAdmin(admin.ModelAdmin):
+class SandboxReadOnlyAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Shows the sandbox's rows to superusers; nobody adds, changes or deletes them here."""
 
     #: Large fields the list does not show, so it does not load them either.
@@ -54,15 +56,6 @@ class SandboxReadOnlyAdmin(admin.ModelAdmin):
 
     def has_view_permission(self, request, obj=None):
         return request.user.is_active and request.user.is_superuser
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class HubCopyAlterForm(forms.Form):

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from bookings.notifications import email_language
+from core.admin_mixins import ReadOnlyAdminMixin
 
 from . import selectors, services
 from .display import event_link, event_text
@@ -34,7 +35,7 @@ class ReadFilter(admin.SimpleListFilter):
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """The viewer's events; everyone who works in the back office has an inbox (scoped by property)."""
 
     list_display = ["property", "kind", "last_at", "times"]  # with the event's sentence first: get_list_display
@@ -51,15 +52,6 @@ class EventAdmin(admin.ModelAdmin):
 
     def has_module_permission(self, request):
         return self.has_view_permission(request)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     def get_queryset(self, request):
         return selectors.events_for_user(request.user).select_related("property")

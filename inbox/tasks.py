@@ -1,11 +1,9 @@
 """Celery tasks of the inbox: thin wrappers that call one service."""
 
-from datetime import timedelta
-
 from celery import shared_task
 
 from core.jobs import JobTask
-from core.mail import MAIL_MAX_RETRIES, mail_send_or_retry
+from core.mail import MAIL_SEND_TASK_OPTIONS, mail_send_or_retry
 
 from .services import event_email_send, event_notify, events_purge
 
@@ -16,16 +14,7 @@ def event_notify_task(event_id):
     event_notify(event_id=event_id)
 
 
-# As the booking e-mails' send (bookings.tasks): one SMTP exchange, the lease outliving the hard limit.
-@shared_task(
-    base=JobTask,
-    lease=timedelta(minutes=2),
-    soft_time_limit=60,
-    time_limit=90,
-    bind=True,
-    ignore_result=True,
-    max_retries=MAIL_MAX_RETRIES,
-)
+@shared_task(**MAIL_SEND_TASK_OPTIONS)
 def event_email_send_task(self, event_id, user_id):
     """Send one person one inbox event by e-mail, retrying an SMTP server that fails (core.mail)."""
     mail_send_or_retry(self, lambda: event_email_send(event_id=event_id, user_id=user_id))

@@ -59,16 +59,3 @@ class PropertyScopedAdminMixin:
 
 class PropertyScopedAdmin(PropertyScopedAdminMixin, admin.ModelAdmin):
     """ModelAdmin for property-owned data."""
-
-
-class ReadOnlyAdminMixin:
-    """A log, or a copy of what the hub holds: shown, never added, changed or deleted in the admin."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

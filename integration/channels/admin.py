@@ -14,7 +14,9 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
 
-from ..access.admin_mixins import PropertyScopedAdmin, ReadOnlyAdminMixin
+from core.admin_mixins import ReadOnlyAdminMixin
+
+from ..access.admin_mixins import PropertyScopedAdmin
 from ..access.choices import MembershipRole
 from ..access.selectors import properties_for_user
 from . import selectors, services

@@ -11,7 +11,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from ..access.admin_mixins import PropertyScopedAdmin, ReadOnlyAdminMixin
+from core.admin_mixins import ReadOnlyAdminMixin
+
+from ..access.admin_mixins import PropertyScopedAdmin
 from .choices import DriftCheckStatus
 from .forms import DriftCheckRequestForm, DriftResendForm
 from .models import DriftCheck

@@ -11,9 +11,10 @@ from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from core.admin_mixins import ReadOnlyAdminMixin
 from core.log_display import decoded_path, pretty_json
 
-from ..access.admin_mixins import PropertyScopedAdmin, ReadOnlyAdminMixin
+from ..access.admin_mixins import PropertyScopedAdmin
 from ..access.choices import MembershipRole
 from ..access.selectors import properties_for_user
 from ..content.names import NAME_PREFETCHES, display_name
