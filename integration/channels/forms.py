@@ -6,6 +6,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from ..content.models import RatePlan, RoomType
+from ..content.names import NAME_PREFETCHES, display_label
 from .models import CODE_MAX_LENGTH, COMMENT_MAX_LENGTH
 
 
@@ -55,12 +57,7 @@ class OpenRequestForm(forms.Form):
 
 class _Labelled(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj):
-        return f"{obj.name} ({obj.vendor_id})"
-
-
-class _PlanLabelled(forms.ModelMultipleChoiceField):
-    def label_from_instance(self, obj):
-        return f"{obj.room_type.name} · {obj.model.name} ({obj.vendor_id})"
+        return display_label(obj)
 
 
 class ChannelSettingsForm(forms.Form):
@@ -68,12 +65,16 @@ class ChannelSettingsForm(forms.Form):
 
     on_sale = forms.BooleanField(label=_("On sale on this channel"), required=False)
     room_types = _Labelled(None, label=_("Room types sold"), required=False, widget=forms.CheckboxSelectMultiple)
-    rate_plans = _PlanLabelled(None, label=_("Rate plans sold"), required=False, widget=forms.CheckboxSelectMultiple)
+    rate_plans = _Labelled(None, label=_("Rate plans sold"), required=False, widget=forms.CheckboxSelectMultiple)
 
     def __init__(self, *args, property_channel, **kwargs):
         prop = property_channel.property
-        rooms = prop.room_types.order_by("name", "vendor_id")
-        plans = prop.rate_plans.select_related("room_type", "model").order_by("room_type__name", "model__name")
+        rooms = prop.room_types.prefetch_related(*NAME_PREFETCHES[RoomType]).order_by("name", "vendor_id")
+        plans = (
+            prop.rate_plans.select_related("room_type", "model")
+            .prefetch_related(*NAME_PREFETCHES[RatePlan])
+            .order_by("room_type__name", "model__name")
+        )
         initial = {
             "on_sale": property_channel.on_sale,
             "room_types": [room for room in rooms if property_channel.room_types.get(room.vendor_id, True)],
@@ -98,19 +99,21 @@ class ChannelMappingForm(forms.Form):
     def __init__(self, *args, property_channel, **kwargs):
         super().__init__(*args, **kwargs)
         prop = property_channel.property
-        self.rooms = list(prop.room_types.order_by("name", "vendor_id"))
+        self.rooms = list(prop.room_types.prefetch_related(*NAME_PREFETCHES[RoomType]).order_by("name", "vendor_id"))
         self.plans = list(
-            prop.rate_plans.select_related("room_type", "model").order_by("room_type__name", "model__name")
+            prop.rate_plans.select_related("room_type", "model")
+            .prefetch_related(*NAME_PREFETCHES[RatePlan])
+            .order_by("room_type__name", "model__name")
         )
         for room in self.rooms:
             self.fields[f"room_type_{room.pk}"] = CodeField(
-                label=f"{room.name} ({room.vendor_id})",
+                label=display_label(room),
                 required=False,
                 initial=property_channel.room_type_codes.get(room.vendor_id, ""),
             )
         for plan in self.plans:
             self.fields[f"rate_plan_{plan.pk}"] = CodeField(
-                label=f"{plan.room_type.name} · {plan.model.name} ({plan.vendor_id})",
+                label=display_label(plan),
                 required=False,
                 initial=property_channel.rate_plan_codes.get(plan.vendor_id, ""),
             )

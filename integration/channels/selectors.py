@@ -3,6 +3,7 @@
 from dataclasses import dataclass, field
 
 from ..content.models import RatePlan, RoomType
+from ..content.names import NAME_PREFETCHES, display_label
 from ..sync.models import ResourceKind, SyncState
 from .choices import ChannelStatus, RequestStatus
 from .models import ChannelOpenRequest, PropertyChannel, SalesChannel
@@ -92,11 +93,14 @@ def property_channel_rows(prop):
             kind__in=[ResourceKind.CHANNEL_SETTINGS, ResourceKind.CHANNEL_MAPPING, ResourceKind.CHANNEL_REQUEST],
         )
     }
-    room_labels = {room.vendor_id: f"{room.name} ({room.vendor_id})" for room in RoomType.objects.filter(property=prop)}
-    plan_labels = {
-        plan.vendor_id: f"{plan.room_type.name} · {plan.model.name} ({plan.vendor_id})"
-        for plan in RatePlan.objects.filter(property=prop).select_related("room_type", "model")
-    }
+    rooms = RoomType.objects.filter(property=prop).prefetch_related(*NAME_PREFETCHES[RoomType])
+    room_labels = {room.vendor_id: display_label(room) for room in rooms}
+    plans = (
+        RatePlan.objects.filter(property=prop)
+        .select_related("room_type", "model")
+        .prefetch_related(*NAME_PREFETCHES[RatePlan])
+    )
+    plan_labels = {plan.vendor_id: display_label(plan) for plan in plans}
     rows = []
     for channel in channels.distinct().order_by("name"):
         link = links.get(channel.pk)

@@ -27,6 +27,12 @@ def display_name(obj):
     return getattr(obj, "name", None) or str(obj)
 
 
+def display_label(obj):
+    """A room type or rate plan named as display_name does, with its vendor id: how forms and cards that list
+    a property's content tell two alike names apart."""
+    return f"{display_name(obj)} ({obj.vendor_id})"
+
+
 #: What to prefetch_related for display_name to read no more queries, by model of a list.
 NAME_PREFETCHES = {
     RoomType: ("translations",),

@@ -166,3 +166,30 @@ def test_a_channel_card_says_what_it_sells(client, prop, channels):
     assert "Not sold" not in everything
     assert "Everything except:" in some
     assert package.vendor_id in some.split("Everything except:")[1].split("</dd>")[0]
+
+
+@pytest.mark.parametrize(
+    ("language", "shown", "hidden"), [("en", "Ocean suite", "바다 스위트"), ("ko", "바다 스위트", "Ocean suite")]
+)
+def test_channel_cards_settings_and_mapping_name_rooms_in_the_readers_language(
+    client, prop, channels, language, shown, hidden
+):
+    login(client, prop, "manager")
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    room = prop.room_types.first()
+    room.name = "바다 스위트"
+    room.save()
+    room.translations.create(locale="en-US", name="Ocean suite")
+    link = PropertyChannel.objects.create(property=prop, channel=channels["cms"], status=ChannelStatus.OPEN)
+    link.room_types = {room.vendor_id: False}
+    link.save()
+
+    pages = [
+        client.get(screen(prop)).content.decode(),
+        client.get(screen(prop, "settings", channels["cms"].pk)).content.decode(),
+        client.get(screen(prop, "mapping", channels["cms"].pk)).content.decode(),
+    ]
+
+    for page in pages:
+        assert f"{shown} ({room.vendor_id})" in page
+        assert hidden not in page
