@@ -13,6 +13,8 @@ from bookings.models import Booking
 from bookings.settlement.choices import Category, RunStatus
 from bookings.settlement.models import Reconciliation
 from core.dates import korea_today
+from inbox.choices import EventKind
+from inbox.services import event_record
 from integration.sync.outbox import sync_state_ensure
 from tests.bookings.factories import create_body, sellable
 from tests.bookings.signing import HubClient
@@ -88,7 +90,16 @@ def test_the_pages_fit_the_window(page, live_server, selling, language, width, s
         "checklist": reverse("admin:integration_property_checklist", args=[selling.pk]),
         "licenses": reverse("admin:licenses_licenserequest_changelist"),
         "settlement": reverse("admin:settlement_reconciliation_change", args=[settled(selling).pk]),
+        "inbox": reverse("admin:inbox_event_changelist"),
     }
+    # A long sentence beside a long property name on the inbox: its last column must stay on screen.
+    type(selling).objects.filter(pk=selling.pk).update(name="서촌 한옥스테이 게스트하우스 본관")
+    event_record(
+        property_id=selling.pk,
+        kind=EventKind.CHANNEL_OPENED,
+        object_id=1,
+        subject="The hub approved the channel Direct channel (CMS): it sells the property now.",
+    )
     if width == 1366:  # on a phone the admin puts the filters under the list, which then scrolls in its box
         pages["sync-states"] = reverse("admin:integration_syncstate_changelist")
     for name, url in pages.items():
