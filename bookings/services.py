@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from core.dates import KOREA
 from core.periodic import for_each_row
-from core.plain_sql import Columns
+from core.plain_sql import Columns, insert
 from core.retention import purge_before, purge_older_than
 from integration.ari.inventory import NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
 from integration.channels.services import property_channels_refresh_for_booking
@@ -271,41 +271,43 @@ def _create_holding(payload, digest):
     confirmed = link.channel.is_cms and CMS_BOOKINGS_CONFIRMED_ON_CREATE
     try:
         with transaction.atomic():
-            booking = Booking.objects.create(
-                status=Booking.Status.CONFIRMED if confirmed else Booking.Status.PENDING,
-                confirmed_at=timezone.now() if confirmed else None,
-                type=stay_type,
-                channel_id=payload["channel_id"],
-                channel_name=payload["channel_name"],
-                channel_booking_number=payload.get("channel_booking_number") or None,
-                gds_booking_number=payload["gds_booking_number"],
-                gds_sub_booking_number=payload["gds_sub_booking_number"],
-                property=room_type.property,
-                room_type=room_type,
-                rate_plan=plan,
-                checkin=payload["checkin"],
-                checkout=payload["checkout"],
-                nights=[night.isoformat() for night in nights],
-                currency=payload["currency"],
-                amount=payload["amount"],
-                rates=_json_rates(payload.get("rates")),
-                total_amount=payload["total_amount"],
-                net_price=payload["net_price"],
-                payment_type=payload["payment_type"],
-                guest_name=guest["name"],
-                adults=guest["adults"],
-                children=guest["children"],
-                infants=guest["infants"],
-                pets=guest["pets"],
-                cars=guest["cars"],
-                booker_name=booker["name"],
-                booker_email=booker["email"],
-                booker_phone=booker["phone"],
-                reserved_at=payload["reserved_at"],
-                special_comment=payload.get("special_comment") or "",
-                visit_type=payload.get("visit_type") or "",
-                secondary_channel=payload.get("secondary_channel") or "",
-                content_digest=digest,
+            booking = insert(
+                Booking(
+                    status=Booking.Status.CONFIRMED if confirmed else Booking.Status.PENDING,
+                    confirmed_at=timezone.now() if confirmed else None,
+                    type=stay_type,
+                    channel_id=payload["channel_id"],
+                    channel_name=payload["channel_name"],
+                    channel_booking_number=payload.get("channel_booking_number") or None,
+                    gds_booking_number=payload["gds_booking_number"],
+                    gds_sub_booking_number=payload["gds_sub_booking_number"],
+                    property=room_type.property,
+                    room_type=room_type,
+                    rate_plan=plan,
+                    checkin=payload["checkin"],
+                    checkout=payload["checkout"],
+                    nights=[night.isoformat() for night in nights],
+                    currency=payload["currency"],
+                    amount=payload["amount"],
+                    rates=_json_rates(payload.get("rates")),
+                    total_amount=payload["total_amount"],
+                    net_price=payload["net_price"],
+                    payment_type=payload["payment_type"],
+                    guest_name=guest["name"],
+                    adults=guest["adults"],
+                    children=guest["children"],
+                    infants=guest["infants"],
+                    pets=guest["pets"],
+                    cars=guest["cars"],
+                    booker_name=booker["name"],
+                    booker_email=booker["email"],
+                    booker_phone=booker["phone"],
+                    reserved_at=payload["reserved_at"],
+                    special_comment=payload.get("special_comment") or "",
+                    visit_type=payload.get("visit_type") or "",
+                    secondary_channel=payload.get("secondary_channel") or "",
+                    content_digest=digest,
+                )
             )
             inventory_hold(room_type=room_type, dates=nights)
             if confirmed:

@@ -50,3 +50,23 @@ class Columns:
 
     def __len__(self):
         return len(self.fields)
+
+
+def insert(instance):
+    """Save a new instance (its primary key unset, given by the database) in one plain INSERT, with what
+    Model.save() would write (each field's pre_save: defaults, auto_now; its database value), and set its
+    primary key. For the row every booking inserts: building the statement through the ORM costs more
+    CPU than the database spends on it. Sends no model signals (pre_save, post_save): only for models
+    that have no receivers."""
+    meta, quote = instance._meta, connection.ops.quote_name
+    fields = [field for field in meta.concrete_fields if not field.primary_key]
+    values = [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(field.column) for field in fields)})"  # noqa: S608
+            f" VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {quote(meta.pk.column)}",
+            values,
+        )
+        instance.pk = cursor.fetchone()[0]
+    instance._state.adding, instance._state.db = False, connection.alias
+    return instance

@@ -21,12 +21,13 @@ class NoRoomsAvailable(Exception):
 
 def inventory_hold(*, room_type, dates, rooms=1):
     """Hold rooms of room_type on every date for a pending booking: all nights or none, in two statements
-    whatever the stay's length: one read locking the nights in date order (so concurrent stays never
-    deadlock), then, when every night has the rooms, one update of them all; the availability push is
-    queued for after the commit. Raises NoRoomsAvailable (the first night short) having changed nothing."""
+    whatever the stay's length (on PostgreSQL): one read locking the nights in date order (so concurrent
+    stays never deadlock), then, when every night has the rooms, one update of them all that also adds
+    them to the outbox (the availability push, queued for after the commit). Raises NoRoomsAvailable
+    (the first night short) having changed nothing."""
     nights = sorted(set(dates))
-    # Plain SQL, not the ORM: every booking runs these two statements, and building them through the ORM
-    # cost more CPU than the database spends on them. The same statements the ORM would send.
+    # Plain SQL, not the ORM: every booking runs these statements, and building them through the ORM
+    # cost more CPU than the database spends on them.
     ops, table = connection.ops, RoomTypeDay._meta.db_table
     days = ", ".join(["%s"] * len(nights))
     params = [room_type.pk, *(ops.adapt_datefield_value(night) for night in nights)]
@@ -44,12 +45,14 @@ def inventory_hold(*, room_type, dates, rooms=1):
         locked = {_as_date(day): available for day, available in cursor.fetchall()}
         short = next((night for night in nights if locked.get(night, 0) < rooms), None)
         if short is None:
-            cursor.execute(
+            # The update goes with the outbox's statement (one round trip on PostgreSQL).
+            update = (
                 f"UPDATE {table} SET held = held + %s, available = available - %s"  # noqa: S608
-                f" WHERE room_type_id = %s AND date IN ({days})",
-                [rooms, rooms, *params],
+                f" WHERE room_type_id = %s AND date IN ({days})"
             )
-            ari_mark_dirty(room_type, kind=ResourceKind.ARI_AVAILS, dates=nights)
+            ari_mark_dirty(
+                room_type, kind=ResourceKind.ARI_AVAILS, dates=nights, along=(update, [rooms, rooms, *params])
+            )
     if short is not None:
         raise NoRoomsAvailable(short)
 

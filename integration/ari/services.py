@@ -16,8 +16,8 @@ from django.utils.translation import ngettext
 
 from ..content.choices import RatePlanType
 from ..content.models import RatePlan, RoomType
-from ..sync.models import ResourceKind, SyncState
-from ..sync.outbox import sync_state_changed, sync_state_ensure, sync_state_id_changed
+from ..sync.models import ResourceKind
+from ..sync.outbox import sync_state_bump_statement, sync_state_bumped, sync_state_changed, sync_state_ensure
 from .dates import ari_window, merge_ranges, ranges_of
 from .models import (
     AriCellChange,
@@ -343,14 +343,17 @@ def ari_edit_lock(edit, dates):
         list(queryset.select_for_update(of=("self",)).values_list("pk", flat=True))
 
 
-def ari_mark_dirty(target, *, kind, dates):
+def ari_mark_dirty(target, *, kind, dates, along=None):
     """Record that the hub must get these days of target (a rate plan's rates or a room type's
-    availability) again, and queue the push. Call inside the transaction of the change."""
+    availability) again, and queue the push. Call inside the transaction of the change. along: a
+    statement of the change itself (SQL, params) to run first, in the same round trip where the
+    database allows it (every booking's hold: its nights' update)."""
     ranges = ranges_of(dates)
-    state_id = _dirty_ranges_add(kind, target.pk, ranges) if ranges else None
-    if state_id is not None:
-        sync_state_id_changed(state_id)
+    if ranges and _dirty_ranges_add(kind, target.pk, ranges, along):
         return
+    if along is not None and not ranges:
+        with connection.cursor() as cursor:
+            cursor.execute(*along)
     # The target's first change: its outbox row is created first.
     state = sync_state_ensure(target, kind=kind)
     AriDirtyRange.objects.bulk_create(AriDirtyRange(state=state, date_from=r.start, date_to=r.end) for r in ranges)
@@ -374,24 +377,38 @@ def ari_channel_opened(prop, channel):
             ari_mark_dirty(obj, kind=kind, dates=dates[obj.pk])
 
 
-def _dirty_ranges_add(kind, object_id, ranges):
-    """Add the ranges to the existing outbox row of (kind, object_id) in one statement (every booking's
-    hold runs it: no read of the row first); its id, None when there is no such row (nothing added)."""
+def _dirty_ranges_add(kind, object_id, ranges, along=None):
+    """Run along (a statement of the change, or None), add the ranges to the existing outbox row of (kind,
+    object_id) and mark it changed, without reading the row first (every booking's hold runs this);
+    False when there is no such row (along run all the same, nothing else done). On PostgreSQL one
+    statement (along and the ranges' insert in a WITH of the row's update), elsewhere up to three."""
     ops = connection.ops
-    rows = " UNION ALL ".join(
-        f"SELECT id, %s, %s FROM {SyncState._meta.db_table} WHERE kind = %s AND object_id = %s"  # noqa: S608
-        for _ in ranges
-    )
-    params = []
+    bump, bump_params = sync_state_bump_statement("kind = %s AND object_id = %s", [kind, object_id])
+    dates = []
     for r in ranges:
-        params += [ops.adapt_datefield_value(r.start), ops.adapt_datefield_value(r.end), kind, object_id]
+        dates += [ops.adapt_datefield_value(r.start), ops.adapt_datefield_value(r.end)]
+    insert = f"INSERT INTO {AriDirtyRange._meta.db_table} (state_id, date_from, date_to)"
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {AriDirtyRange._meta.db_table} (state_id, date_from, date_to) {rows} RETURNING state_id",
-            params,
-        )
-        found = cursor.fetchall()
-    return found[0][0] if found else None
+        if connection.vendor == "postgresql":
+            change, change_params = (f"change AS ({along[0]}), ", along[1]) if along else ("", [])
+            rows = " UNION ALL ".join("SELECT id, %s::date, %s::date FROM state" for _ in ranges)
+            cursor.execute(
+                f"WITH {change}state AS ({bump}), added AS ({insert} {rows}) SELECT id, claimed FROM state",  # noqa: S608
+                [*change_params, *bump_params, *dates],
+            )
+            found = cursor.fetchone()
+        else:
+            if along:
+                cursor.execute(*along)
+            cursor.execute(bump, bump_params)
+            found = cursor.fetchone()
+            if found is not None:
+                rows = " UNION ALL ".join(f"SELECT {found[0]:d}, %s, %s" for _ in ranges)
+                cursor.execute(f"{insert} {rows}", dates)
+    if found is None:
+        return False
+    sync_state_bumped(found[0], claimed=found[1])
+    return True
 
 
 def _dates_by_target(changes):

@@ -62,19 +62,32 @@ def sync_state_changed(state):
 
 def sync_state_id_changed(state_id):
     """sync_state_changed for the outbox row of this id."""
-    # One statement, as every booking's hold runs it on its room type's row: the version bump, and the
-    # claim sync_queue makes (unless a send is queued already), whose outcome RETURNING tells.
+    bump, params = sync_state_bump_statement("id = %s", [state_id])
+    with connection.cursor() as cursor:
+        cursor.execute(bump, params)
+        (_id, claimed) = cursor.fetchone()
+    sync_state_bumped(state_id, claimed=claimed)
+
+
+def sync_state_bump_statement(where, params):
+    """The statement of sync_state_changed for the outbox row matching where (SQL over its columns, with
+    params), and its params: one UPDATE, as every booking's hold runs it on its room type's row, with the
+    version bump and the claim sync_queue makes (unless a send is queued already), RETURNING the row's
+    id and whether this change claimed the send; pass them to sync_state_bumped. A caller may run it
+    inside a statement of its own (a data-modifying WITH on PostgreSQL), saving a round trip."""
     now = timezone.now()
     stale_param, now_param = (connection.ops.adapt_datetimefield_value(moment) for moment in (now - QUEUE_GRACE, now))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {SyncState._meta.db_table} SET version = version + 1, status = %s, failures = 0,"  # noqa: S608
-            " next_attempt_at = NULL, pending_since = COALESCE(pending_since, %s),"
-            " queued_at = CASE WHEN queued_at IS NULL OR queued_at < %s THEN %s ELSE queued_at END"
-            " WHERE id = %s RETURNING queued_at = %s",
-            [SyncStatus.PENDING, now_param, stale_param, now_param, state_id, now_param],
-        )
-        (claimed,) = cursor.fetchone()
+    statement = (
+        f"UPDATE {SyncState._meta.db_table} SET version = version + 1, status = %s, failures = 0,"  # noqa: S608
+        " next_attempt_at = NULL, pending_since = COALESCE(pending_since, %s),"
+        " queued_at = CASE WHEN queued_at IS NULL OR queued_at < %s THEN %s ELSE queued_at END"
+        f" WHERE {where} RETURNING id, queued_at = %s AS claimed"
+    )
+    return statement, [SyncStatus.PENDING, now_param, stale_param, now_param, *params, now_param]
+
+
+def sync_state_bumped(state_id, *, claimed):
+    """After sync_state_bump_statement: queue the send the change claimed, for after the commit."""
     if claimed:
         # Edits within this window after the first go out as one request: the sender reads the latest state.
         _publish_on_commit(state_id, settings.HUB_SYNC_COALESCE_SECONDS)

@@ -1,12 +1,12 @@
 """Model instances from plain SQL (core.plain_sql): the values the ORM would give, the fields not
-read deferred, and no instance for an outer join that matched nothing."""
+read deferred, and no instance for an outer join that matched nothing; a row inserted as save() would."""
 
 import datetime
 
 import pytest
 from django.db import connection
 
-from core.plain_sql import Columns
+from core.plain_sql import Columns, insert
 from integration.models import PropertyChannel, RatePlanDay, SalesChannel
 from tests.bookings.factories import open_channel, sellable
 from tests.integration.ari.factories import day
@@ -65,3 +65,20 @@ def test_an_outer_join_that_matched_nothing_builds_none():
     )
     assert columns.build(row).channel_id == 99
     assert LINK.build(row[len(columns) :]) is None
+
+
+def test_a_row_is_inserted_with_what_save_would_write():
+    room_type, _standalone, _package = sellable(nights=1)
+    channel = SalesChannel(channel_id=42, name="Forty-two")  # its channel_type by default
+
+    assert insert(channel) is channel
+    assert channel.pk is not None
+    assert not channel._state.adding
+    saved = SalesChannel.objects.get(pk=channel.pk)
+    assert (saved.channel_id, saved.name, saved.channel_type) == (42, "Forty-two", SalesChannel().channel_type)
+
+    link = insert(PropertyChannel(property=room_type.property, channel=saved, room_types={"r": True}))
+    saved = PropertyChannel.objects.get(pk=link.pk)
+    assert saved.room_types == {"r": True}  # JSON, as the ORM writes it
+    assert saved.status == PropertyChannel().status  # a default
+    assert saved.updated_at is not None  # auto_now
