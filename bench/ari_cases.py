@@ -57,31 +57,44 @@ def create_property(vendor_id, room_types, models):
     return prop, rooms
 
 
+def bulk_edits(prop, rooms, *, shift=0):
+    """The edits of the bulk change (76,650 cells) of a property made by create_property: weekday and
+    weekend rates, a rate on each of three channels (opened for it), and availability over 365 days.
+    shift is added to every value, so that an edit made again changes every cell again."""
+    plans = list(RatePlan.objects.filter(property=prop).select_related("model", "room_type", "property"))
+    standalone = [plan for plan in plans if plan.model.type == RatePlanType.STANDALONE]
+    packages = [plan for plan in plans if plan.model.type == RatePlanType.PACKAGE]
+    channels = [
+        SalesChannel.objects.get_or_create(channel_id=cid, defaults={"name": f"Channel {cid}"})[0] for cid in CHANNELS
+    ]
+    for channel in channels:  # only the channels open for the property get their own values at the hub
+        PropertyChannel.objects.get_or_create(property=prop, channel=channel, defaults={"status": "open"})
+    year = _year()
+    weekdays, weekend = frozenset({0, 1, 2, 3, 6}), frozenset({4, 5})
+
+    def rates(value, plans, **options):
+        return AriEdit(ranges=year, operation=Operation.SET, value=value + shift, rate_plans=tuple(plans), **options)
+
+    return [
+        rates(100000, standalone, weekdays=weekdays),
+        rates(130000, standalone, weekdays=weekend),
+        rates(125000, packages, weekdays=weekdays),
+        rates(155000, packages, weekdays=weekend),
+        *(rates(110000 + 1000 * n, plans, channel=channel) for n, channel in enumerate(channels)),
+        AriEdit(ranges=year, operation=Operation.SET_AVAILABILITY, value=5 + shift % 3, room_types=tuple(rooms)),
+    ]
+
+
+def _year():
+    return (DateRange(korea_today(), korea_today() + datetime.timedelta(days=DAYS - 1)),)
+
+
 def bulk_edit():
     """One bulk change: weekday and weekend rates, a rate on each of three channels, and availability,
     over 365 days of 50 rate plans; applied in one transaction, then pushed."""
     prop, rooms = create_property("bulk", ROOM_TYPES, MODELS)
     plans = list(RatePlan.objects.filter(property=prop).select_related("model", "room_type", "property"))
-    standalone = [plan for plan in plans if plan.model.type == RatePlanType.STANDALONE]
-    packages = [plan for plan in plans if plan.model.type == RatePlanType.PACKAGE]
-    channels = [SalesChannel.objects.create(channel_id=cid, name=f"Channel {cid}") for cid in CHANNELS]
-    # Only the channels open for the property get their own values at the hub.
-    PropertyChannel.objects.bulk_create(PropertyChannel(property=prop, channel=c, status="open") for c in channels)
-    year = (DateRange(korea_today(), korea_today() + datetime.timedelta(days=DAYS - 1)),)
-    weekdays, weekend = frozenset({0, 1, 2, 3, 6}), frozenset({4, 5})
-    edits = [
-        AriEdit(ranges=year, operation=Operation.SET, value=100000, rate_plans=tuple(standalone), weekdays=weekdays),
-        AriEdit(ranges=year, operation=Operation.SET, value=130000, rate_plans=tuple(standalone), weekdays=weekend),
-        AriEdit(ranges=year, operation=Operation.SET, value=125000, rate_plans=tuple(packages), weekdays=weekdays),
-        AriEdit(ranges=year, operation=Operation.SET, value=155000, rate_plans=tuple(packages), weekdays=weekend),
-        *(
-            AriEdit(
-                ranges=year, operation=Operation.SET, value=110000 + 1000 * n, rate_plans=tuple(plans), channel=channel
-            )
-            for n, channel in enumerate(channels)
-        ),
-        AriEdit(ranges=year, operation=Operation.SET_AVAILABILITY, value=5, room_types=tuple(rooms)),
-    ]
+    edits, year = bulk_edits(prop, rooms), _year()
     started = time.perf_counter()
     with transaction.atomic():
         for edit in edits:

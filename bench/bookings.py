@@ -1,8 +1,12 @@
-"""python -m bench.bookings [--metrics] (make bench): the vendor API's create under gunicorn, against a
-minimal DRF view on the same stack that inserts one row, measured in the same run; and the cost of
-verifying a signature. With --metrics, also the create on a second gunicorn with METRICS_ENABLED (its
-processes writing their files as production's do), in the same rounds: the throughput metrics cost.
-PostgreSQL when DATABASE_URL names one (as the issue asks), else SQLite. Writes var/bench/bookings.json."""
+"""python -m bench.bookings [--metrics] [--while-draining] (make bench): the vendor API's create under
+gunicorn, against a minimal DRF view on the same stack that inserts one row, measured in the same run; and
+the cost of verifying a signature. With --metrics, also the create on a second gunicorn with
+METRICS_ENABLED (its processes writing their files as production's do), in the same rounds: the
+throughput metrics cost. With --while-draining (Redis only: CELERY_BROKER_URL=redis://...), also the
+create while Procfile's worker drains a bulk edit of 76,650 cells (bench.ari_cases) to the sandbox hub,
+served by a gunicorn of its own with a latency fault, in the same rounds: its p99 and throughput against
+the create's with the worker idle. PostgreSQL when DATABASE_URL names one (as the issue asks), else
+SQLite. Writes var/bench/bookings.json."""
 
 import datetime
 import itertools
@@ -20,6 +24,7 @@ from datetime import UTC
 from pathlib import Path
 
 from bench.harness import BENCH_DIR, fresh_database, production_environment, setup_django
+from bench.queues import _procfile, _purge, _stop, _wait
 
 CONCURRENCY = 16
 REQUESTS = 800  # of each kind, after a warm-up
@@ -32,6 +37,10 @@ CREATE_GOAL_THROUGHPUT = 0.5
 CREATE_GOAL_P99 = 2
 #: With metrics on, the create keeps at least this share of its throughput with them off.
 METRICS_GOAL = 0.95
+#: While the worker drains a bulk edit, the create's p99 is at most this multiple of its p99 when idle.
+DRAINING_GOAL_P99 = 1.5
+#: The sandbox hub's added latency while draining (ms), as in bench.estate.
+HUB_LATENCY_MS = 50
 ROOT = Path(__file__).resolve().parent.parent
 #: Each request of the run gets its own number: a create sent again would be a retry, which the vendor
 #: API answers with the booking it already has instead of creating one.
@@ -39,10 +48,16 @@ _NUMBERS = itertools.count()
 
 
 def main():
-    with_metrics = "--metrics" in sys.argv[1:]
-    setup_django()
+    options = sys.argv[1:]
+    with_metrics, draining = "--metrics" in options, "--while-draining" in options
+    broker = os.environ.get("CELERY_BROKER_URL", "")
+    if draining and not broker.startswith("redis://"):
+        raise SystemExit("--while-draining needs Redis: CELERY_BROKER_URL=redis://127.0.0.1:<port>/<db>")
+    setup_django(broker=broker if draining else None)
+    load_before = os.getloadavg()[0]
     with fresh_database() as connection:
         stock = _prepare(connection)
+        drain = Drain(connection, broker) if draining else None
         port = _free_port()
         server = _start_gunicorn(connection, port)
         metered = _start_gunicorn(connection, _free_port(), metrics=True) if with_metrics else None
@@ -62,6 +77,12 @@ def main():
                     metered_meter,
                     signed=True,
                 )
+            if drain:
+                loads["create_draining"] = lambda: drain.during(
+                    lambda until: _load(
+                        base + "/bookings", lambda n: _create_body(stock, n), meter, signed=True, until=until
+                    )
+                )
             figures = {
                 "when": datetime.datetime.now(UTC).isoformat(timespec="seconds"),
                 "database": connection.vendor,
@@ -79,7 +100,10 @@ def main():
                 if process:
                     process.terminate()
                     process.wait(timeout=30)
-    for kind in [kind for kind in ("shell", "create", "create_metrics") if kind in figures]:
+            if drain:
+                drain.stop()
+    figures["load_average"] = [round(load_before, 1), round(os.getloadavg()[0], 1)]
+    for kind in [kind for kind in ("shell", "create", "create_metrics", "create_draining") if kind in figures]:
         figures[f"{kind}_throughput_ratio"] = round(figures[kind]["per_second"] / figures["baseline"]["per_second"], 2)
         figures[f"{kind}_p99_ratio"] = round(figures[kind]["p99_ms"] / figures["baseline"]["p99_ms"], 2)
     # The create's goal is against the shell (what every create pays before any booking logic), not the bare insert.
@@ -90,6 +114,10 @@ def main():
             figures["create_metrics"]["per_second"] / figures["create"]["per_second"], 3
         )
         figures["metrics_p99_ratio"] = round(figures["create_metrics"]["p99_ms"] / figures["create"]["p99_ms"], 2)
+    if draining:
+        busy, idle = figures["create_draining"], figures["create"]
+        figures["draining_throughput_ratio"] = round(busy["per_second"] / idle["per_second"], 2)
+        figures["draining_p99_ratio"] = round(busy["p99_ms"] / idle["p99_ms"], 2)
     print(report(figures))
     BENCH_DIR.mkdir(parents=True, exist_ok=True)
     (BENCH_DIR / "bookings.json").write_text(json.dumps(figures, indent=2) + "\n")
@@ -261,9 +289,10 @@ class CpuMeter:
         return used
 
 
-def _load(url, body_of, meter, *, signed=False):
-    """REQUESTS posts at CONCURRENCY (after a warm-up): throughput, latency percentiles, statuses, and the
-    CPU each request cost the web server, the database and the client (ms)."""
+def _load(url, body_of, meter, *, signed=False, until=None):
+    """REQUESTS posts at CONCURRENCY (after a warm-up), or with until (a threading.Event) as many as the
+    clients send until it is set: throughput, latency percentiles, statuses, and the CPU each request cost
+    the web server, the database and the client (ms)."""
     import threading
 
     import requests
@@ -279,22 +308,147 @@ def _load(url, body_of, meter, *, signed=False):
         response = session.post(url, data=raw.encode(), headers=headers, timeout=30)
         return time.perf_counter() - started, response.status_code
 
+    def client(_):
+        sent = []
+        while not until.is_set():
+            sent.append(post(next(_NUMBERS)))
+        return sent
+
     with ThreadPoolExecutor(CONCURRENCY) as pool:
         list(pool.map(post, [next(_NUMBERS) for _ in range(WARM_UP)]))
         cpu_before, started = meter.read(), time.perf_counter()
-        results = list(pool.map(post, [next(_NUMBERS) for _ in range(REQUESTS)]))
+        if until is None:
+            results = list(pool.map(post, [next(_NUMBERS) for _ in range(REQUESTS)]))
+        else:
+            results = [result for sent in pool.map(client, range(CONCURRENCY)) for result in sent]
         seconds, cpu_after = time.perf_counter() - started, meter.read()
     latencies = sorted(latency for latency, _status in results)
     statuses = {}
     for _latency, status in results:
         statuses[str(status)] = statuses.get(str(status), 0) + 1
+    count = len(results)
     return {
-        "per_second": round(REQUESTS / seconds, 1),
+        "requests": count,
+        "seconds": round(seconds, 1),
+        "per_second": round(count / seconds, 1),
         "p50_ms": round(1000 * statistics.median(latencies), 1),
-        "p99_ms": round(1000 * latencies[int(0.99 * len(latencies)) - 1], 1),
+        "p99_ms": round(1000 * latencies[int(0.99 * count) - 1], 1),
         "statuses": statuses,
-        "cpu_ms": {part: round(1000 * (cpu_after[part] - cpu_before[part]) / REQUESTS, 2) for part in cpu_before},
+        "cpu_ms": {part: round(1000 * (cpu_after[part] - cpu_before[part]) / count, 2) for part in cpu_before},
     }
+
+
+class Drain:
+    """What --while-draining measures the create against: the sandbox hub on a gunicorn of its own with
+    HUB_LATENCY_MS added to every answer, a property of bench.ari_cases known to it (50 rate plans of 10
+    room types, three channels), and Procfile's worker (production settings, Redis) that sends its bulk
+    edit to the hub. during() applies the edit again (every cell changed) and runs a load while the worker
+    drains it."""
+
+    #: How often the drain's end is looked for, and the database's lock waits sampled (seconds).
+    POLL_SECONDS = 0.1
+
+    def __init__(self, connection, broker):
+        from django.conf import settings
+
+        from bench import ari_cases
+        from bench.estate import _start_hub  # the same sandbox gunicorn (threads wait out the latency)
+
+        hub_port = _free_port()
+        settings.HUB_BASE_URL = f"http://127.0.0.1:{hub_port}/sandbox"
+        env = production_environment(
+            connection,
+            CELERY_BROKER_URL=broker,
+            HUB_SANDBOX_ENABLED="true",
+            PYTHONPATH=str(ROOT),
+            PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        )
+        _purge(broker)
+        self.hub = _start_hub(env, hub_port, HUB_LATENCY_MS)
+        self.worker = None
+        # The content reaches the hub first, sent in this process (bench.ari_cases), so that the worker
+        # has only the edits to send.
+        self.prop, self.rooms = ari_cases.create_property("drain", ari_cases.ROOM_TYPES, ari_cases.MODELS)
+        self.rounds, self.cells = [], 0
+        log = BENCH_DIR / "bookings-worker.log"
+        with log.open("w") as output:
+            self.worker = subprocess.Popen(  # noqa: S603
+                ["/bin/sh", "-c", f"exec {_procfile('worker')}"],
+                cwd=ROOT,
+                env={**env, "LOG_LEVEL": "INFO"},
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        _wait(lambda: " ready." in log.read_text(), "the worker", timeout=120)
+
+    def during(self, load):
+        """The bulk edit applied again in one transaction; once the worker has started sending it, load(until)
+        runs with until set when nothing of it is left to send. The load's figures, with the drain's."""
+        import threading
+
+        from django.db import transaction
+
+        from bench import ari_cases
+        from integration.ari.services import ari_edit_apply
+        from integration.sync.choices import SyncStatus
+        from integration.sync.models import SyncAttempt, SyncState
+
+        pending = SyncState.objects.filter(property_id=self.prop.pk, status=SyncStatus.PENDING)
+        started = time.perf_counter()
+        with transaction.atomic():
+            edits = ari_cases.bulk_edits(self.prop, self.rooms, shift=len(self.rounds) + 1)
+            changed = sum(len(ari_edit_apply(edit).changed) for edit in edits)
+        applied = round(time.perf_counter() - started, 1)
+        moment = datetime.datetime.now(UTC)
+        _wait(
+            lambda: SyncAttempt.objects.filter(state__property_id=self.prop.pk, created_at__gte=moment).exists(),
+            "the drain's first send",
+        )
+        until, waits = threading.Event(), {"samples": 0, "lock_waits": 0, "most": 0, "waiting": {}}
+        watcher = threading.Thread(target=self._watch, args=(pending, until, waits))
+        watcher.start()
+        started = time.perf_counter()
+        try:
+            figures = load(until)
+        finally:
+            until.set()
+            watcher.join()
+        drained = round(time.perf_counter() - started, 1)
+        sends = SyncAttempt.objects.filter(state__property_id=self.prop.pk, created_at__gte=moment).count()
+        figures["drain"] = {"cells": changed, "apply_seconds": applied, "seconds": drained, "sends": sends, **waits}
+        return figures
+
+    def _watch(self, pending, until, waits):
+        """Sets until once nothing of the drain is pending; meanwhile samples pg_stat_activity: how many
+        of the bench database's sessions wait for a lock, and on which statements (PostgreSQL)."""
+        from django.db import connection
+
+        try:
+            while not until.is_set():
+                if not pending.exists():
+                    until.set()
+                    break
+                if connection.vendor == "postgresql":
+                    with connection.cursor() as cursor:
+                        cursor.execute(
+                            "SELECT left(query, 60) FROM pg_stat_activity"
+                            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                        )
+                        waiting = [text for (text,) in cursor.fetchall()]
+                    waits["samples"] += 1
+                    waits["lock_waits"] += bool(waiting)
+                    waits["most"] = max(waits["most"], len(waiting))
+                    for text in waiting:
+                        waits["waiting"][text] = waits["waiting"].get(text, 0) + 1
+                time.sleep(self.POLL_SECONDS)
+        finally:
+            connection.close()  # the database is dropped at the end: no session of this thread may stay
+
+    def stop(self):
+        for process in (self.worker, self.hub):
+            if process:
+                _stop(process)
 
 
 def _signature_cost(stock):
@@ -318,6 +472,7 @@ def report(figures):
         ("shell", "shell: auth + validation + log + row"),
         ("create", "POST /bookings (signed create)"),
         ("create_metrics", "the same with METRICS_ENABLED"),
+        ("create_draining", "the create while the worker drains"),
     )
     lines = [
         f"Booking benchmark: {figures['database']}, gunicorn x{figures['gunicorn_workers']},"
@@ -350,7 +505,25 @@ def report(figures):
             f"  metrics on vs off: {figures['metrics_throughput_ratio']}x the create's throughput,"
             f" {figures['metrics_p99_ratio']}x its p99 (goal: >= {METRICS_GOAL}x)"
         )
+    if "draining_p99_ratio" in figures:
+        drain = figures["create_draining"]["drain"]
+        lines += [
+            f"  while draining vs idle: {figures['draining_throughput_ratio']}x the create's throughput,"
+            f" {figures['draining_p99_ratio']}x its p99 (goal: <= {DRAINING_GOAL_P99}x the p99);"
+            f" {figures['create_draining']['requests']} creates in {figures['create_draining']['seconds']} s",
+            f"  the drain (median round): {drain['cells']:,} cells applied in {drain['apply_seconds']} s, then"
+            f" {drain['sends']} hub sends in {drain['seconds']} s (hub latency {HUB_LATENCY_MS} ms);"
+            f" sessions waiting for a lock in {drain['lock_waits']} of {drain['samples']} samples"
+            f" (at most {drain['most']}){_waiting(drain['waiting'])}",
+        ]
+    lines.append(f"  load average: {figures['load_average'][0]} before, {figures['load_average'][1]} after")
     return "\n".join(lines)
+
+
+def _waiting(statements):
+    if not statements:
+        return ""
+    return ": " + "; ".join(f"{count} x {text}" for text, count in sorted(statements.items(), key=lambda i: -i[1]))
 
 
 if __name__ == "__main__":
