@@ -57,10 +57,9 @@ def create_property(vendor_id, room_types, models):
     return prop, rooms
 
 
-def bulk_edits(prop, rooms, *, shift=0):
+def bulk_edits(prop, rooms):
     """The edits of the bulk change (76,650 cells) of a property made by create_property: weekday and
-    weekend rates, a rate on each of three channels (opened for it), and availability over 365 days.
-    shift is added to every value, so that an edit made again changes every cell again."""
+    weekend rates, a rate on each of three channels (opened for it), and availability over 365 days."""
     plans = list(RatePlan.objects.filter(property=prop).select_related("model", "room_type", "property"))
     standalone = [plan for plan in plans if plan.model.type == RatePlanType.STANDALONE]
     packages = [plan for plan in plans if plan.model.type == RatePlanType.PACKAGE]
@@ -73,7 +72,7 @@ def bulk_edits(prop, rooms, *, shift=0):
     weekdays, weekend = frozenset({0, 1, 2, 3, 6}), frozenset({4, 5})
 
     def rates(value, plans, **options):
-        return AriEdit(ranges=year, operation=Operation.SET, value=value + shift, rate_plans=tuple(plans), **options)
+        return AriEdit(ranges=year, operation=Operation.SET, value=value, rate_plans=tuple(plans), **options)
 
     return [
         rates(100000, standalone, weekdays=weekdays),
@@ -81,7 +80,7 @@ def bulk_edits(prop, rooms, *, shift=0):
         rates(125000, packages, weekdays=weekdays),
         rates(155000, packages, weekdays=weekend),
         *(rates(110000 + 1000 * n, plans, channel=channel) for n, channel in enumerate(channels)),
-        AriEdit(ranges=year, operation=Operation.SET_AVAILABILITY, value=5 + shift % 3, room_types=tuple(rooms)),
+        AriEdit(ranges=year, operation=Operation.SET_AVAILABILITY, value=5, room_types=tuple(rooms)),
     ]
 
 

@@ -340,10 +340,9 @@ def _load(url, body_of, meter, *, signed=False, until=None):
 
 class Drain:
     """What --while-draining measures the create against: the sandbox hub on a gunicorn of its own with
-    HUB_LATENCY_MS added to every answer, a property of bench.ari_cases known to it (50 rate plans of 10
-    room types, three channels), and Procfile's worker (production settings, Redis) that sends its bulk
-    edit to the hub. during() applies the edit again (every cell changed) and runs a load while the worker
-    drains it."""
+    HUB_LATENCY_MS added to every answer, and Procfile's worker (production settings, Redis). during()
+    makes a property of bench.ari_cases (50 rate plans of 10 room types, three channels) known to the hub,
+    then applies its bulk edit and runs a load while the worker sends it."""
 
     #: How often the drain's end is looked for, and the database's lock waits sampled (seconds).
     POLL_SECONDS = 0.1
@@ -351,7 +350,6 @@ class Drain:
     def __init__(self, connection, broker):
         from django.conf import settings
 
-        from bench import ari_cases
         from bench.estate import _start_hub  # the same sandbox gunicorn (threads wait out the latency)
 
         hub_port = _free_port()
@@ -364,12 +362,7 @@ class Drain:
             PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         )
         _purge(broker)
-        self.hub = _start_hub(env, hub_port, HUB_LATENCY_MS)
-        self.worker = None
-        # The content reaches the hub first, sent in this process (bench.ari_cases), so that the worker
-        # has only the edits to send.
-        self.prop, self.rooms = ari_cases.create_property("drain", ari_cases.ROOM_TYPES, ari_cases.MODELS)
-        self.rounds, self.cells = [], 0
+        self.hub, self.worker, self.drains = _start_hub(env, hub_port, HUB_LATENCY_MS), None, 0
         log = BENCH_DIR / "bookings-worker.log"
         with log.open("w") as output:
             self.worker = subprocess.Popen(  # noqa: S603
@@ -383,8 +376,9 @@ class Drain:
         _wait(lambda: " ready." in log.read_text(), "the worker", timeout=120)
 
     def during(self, load):
-        """The bulk edit applied again in one transaction; once the worker has started sending it, load(until)
-        runs with until set when nothing of it is left to send. The load's figures, with the drain's."""
+        """A new property's bulk edit applied in one transaction (its content sent to the hub first, in
+        this process); once the worker has started sending the edit, load(until) runs with until set when
+        nothing of it is left to send. The load's figures, with the drain's."""
         import threading
 
         from django.db import transaction
@@ -394,17 +388,16 @@ class Drain:
         from integration.sync.choices import SyncStatus
         from integration.sync.models import SyncAttempt, SyncState
 
-        pending = SyncState.objects.filter(property_id=self.prop.pk, status=SyncStatus.PENDING)
+        self.drains += 1
+        prop, rooms = ari_cases.create_property(f"drain-{self.drains}", ari_cases.ROOM_TYPES, ari_cases.MODELS)
+        pending = SyncState.objects.filter(property_id=prop.pk, status=SyncStatus.PENDING)
         started = time.perf_counter()
         with transaction.atomic():
-            edits = ari_cases.bulk_edits(self.prop, self.rooms, shift=len(self.rounds) + 1)
-            changed = sum(len(ari_edit_apply(edit).changed) for edit in edits)
+            changed = sum(len(ari_edit_apply(edit).changed) for edit in ari_cases.bulk_edits(prop, rooms))
         applied = round(time.perf_counter() - started, 1)
         moment = datetime.datetime.now(UTC)
-        _wait(
-            lambda: SyncAttempt.objects.filter(state__property_id=self.prop.pk, created_at__gte=moment).exists(),
-            "the drain's first send",
-        )
+        sent = SyncAttempt.objects.filter(state__property_id=prop.pk, created_at__gte=moment)
+        _wait(sent.exists, "the drain's first send")
         until, waits = threading.Event(), {"samples": 0, "lock_waits": 0, "most": 0, "waiting": {}}
         watcher = threading.Thread(target=self._watch, args=(pending, until, waits))
         watcher.start()
@@ -415,8 +408,13 @@ class Drain:
             until.set()
             watcher.join()
         drained = round(time.perf_counter() - started, 1)
-        sends = SyncAttempt.objects.filter(state__property_id=self.prop.pk, created_at__gte=moment).count()
-        figures["drain"] = {"cells": changed, "apply_seconds": applied, "seconds": drained, "sends": sends, **waits}
+        figures["drain"] = {
+            "cells": changed,
+            "apply_seconds": applied,
+            "seconds": drained,
+            "sends": sent.count(),
+            **waits,
+        }
         return figures
 
     def _watch(self, pending, until, waits):
