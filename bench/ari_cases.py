@@ -66,8 +66,8 @@ def bulk_edits(prop, rooms):
     channels = [
         SalesChannel.objects.get_or_create(channel_id=cid, defaults={"name": f"Channel {cid}"})[0] for cid in CHANNELS
     ]
-    for channel in channels:  # only the channels open for the property get their own values at the hub
-        PropertyChannel.objects.get_or_create(property=prop, channel=channel, defaults={"status": "open"})
+    # Only the channels open for the property get their own values at the hub.
+    PropertyChannel.objects.bulk_create(PropertyChannel(property=prop, channel=c, status="open") for c in channels)
     year = _year()
     weekdays, weekend = frozenset({0, 1, 2, 3, 6}), frozenset({4, 5})
 

@@ -29,6 +29,16 @@ def _metrics_folder(sender=None, **kwargs):
     metrics.metrics_process_start(f"worker-{sender}")
 
 
+@signals.celeryd_init.connect
+def _niceness(sender=None, **kwargs):
+    """A worker's main process, before it forks its pool: it and its processes (inheriting it) yield the
+    CPU to the web process on a shared machine (settings.WORKER_NICENESS)."""
+    from django.conf import settings
+
+    if settings.WORKER_NICENESS:
+        os.nice(settings.WORKER_NICENESS)
+
+
 @signals.setup_logging.connect
 def _django_logging(**kwargs):
     """Worker and beat keep Django's LOGGING (its format, and the filter that redacts tokens): with a

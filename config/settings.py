@@ -252,6 +252,10 @@ CELERY_TASK_DEFAULT_QUEUE = "bulk"
 # runner set their own, and every lease outlives its task's hard limit (tests/core/test_time_limits.py).
 CELERY_TASK_SOFT_TIME_LIMIT = 4 * 60
 CELERY_TASK_TIME_LIMIT = 5 * 60
+# A worker and its processes run at this niceness (config.celery): where they share the cores with the
+# web process, the vendor API's requests take the CPU first while a big drain of hub sends runs
+# (README, "Queues and time limits"). On a machine of its own a worker loses nothing by it.
+WORKER_NICENESS = env.int("WORKER_NICENESS", default=10)
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BEAT_SCHEDULE = {
     # Queues again the sends a dead worker left: with a lease of one hub call (HUB_CONNECT_TIMEOUT +
