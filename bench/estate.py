@@ -269,6 +269,8 @@ def _start_hub(env, port, latency_ms):
 
 def _resync(connection, env, hub, broker, pool, concurrency, options):
     """One full resync through a fresh worker of this pool and concurrency; its figures."""
+    from config.celery import app as celery_app
+    from core.broker import broker_lost_messages
     from hubsandbox import state as hub_state
     from integration.hub.environments import HubEnvironment
     from integration.hub.selectors import hub_environment_active
@@ -279,16 +281,19 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
 
     hub_state.reset()
     _purge(broker)
+    # The sweepers' markers, gone with the purge, set again (through the project's Celery app, which the
+    # workers use): an empty queue here is not a Redis that lost its messages (after which the first sweep
+    # queues every pending row again).
+    with celery_app:
+        for reader in ("hub-sync", "jobs"):
+            broker_lost_messages(reader)
     target = (
         HubEnvironment.STAGING if hub_environment_active() == HubEnvironment.PRODUCTION else HubEnvironment.PRODUCTION
     )
     BENCH_DIR.mkdir(parents=True, exist_ok=True)
     logs = [BENCH_DIR / f"estate-worker-{pool}-{concurrency}-{node}.log" for node in range(options.nodes)]
     workers = [_start_worker(env, pool, concurrency, node, log) for node, log in enumerate(logs)]
-    # Beat runs as in production: its sweeper must leave a draining backlog alone, and bring back what a
-    # killed worker had taken.
-    beat = _start_beat(env)
-    cpu_used, killed = [], []
+    beat, cpu_used, killed = None, [], []
     try:
         for log in logs:
             _wait(lambda log=log: " ready." in log.read_text(), "the worker", timeout=120)
@@ -298,6 +303,10 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
         started = time.perf_counter()
         switch = hub_environment_switch(to=target)
         switch_seconds = time.perf_counter() - started
+        # Beat runs as in production, once the switch has marked every row queued (the estate is built
+        # pending, as never sent): its sweeper must leave the draining backlog alone, and bring back what a
+        # killed worker had taken.
+        beat = _start_beat(env)
         pending = SyncState.objects.filter(status=SyncStatus.PENDING)
         if options.kill_after:
             time.sleep(max(0, options.kill_after - (time.perf_counter() - started)))
@@ -314,7 +323,7 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
         after = {"worker": sum(cpu_used) + sum(meter.read()["gunicorn"] for meter in meters), **server.read()}
         peak_mb = sum(_peak_rss_mb(worker.pid) for worker in workers)
     finally:
-        for process in (*workers, beat):
+        for process in (*workers, *([beat] if beat else [])):
             _stop(process)
     writes = hub_state.request_log(hub=target).exclude(method="GET")
     requests = writes.count()
