@@ -195,7 +195,23 @@ def _measure(client, url, connection):
         "ms": round(1000 * sorted(timings)[len(timings) // 2], 1),
         "db_ms": _execution_ms(connection, queries.captured_queries),
         "rows_shown": _rows(response.content.decode()),
+        "slowest_plan": _slowest_plan(connection, queries.captured_queries),
     }
+
+
+def _slowest_plan(connection, captured):
+    """The plan of the page's slowest query as EXPLAIN ANALYZE prints it (in the JSON only: why a page grows)."""
+    plans = []
+    with connection.cursor() as cursor:
+        for query in captured:
+            if query["sql"].lstrip().upper().startswith("SELECT"):
+                cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + query["sql"])
+                plan = cursor.fetchone()[0][0]
+                plans.append((plan["Execution Time"], query["sql"]))
+        if not plans:
+            return ""
+        cursor.execute("EXPLAIN ANALYZE " + max(plans)[1])
+        return "\n".join(row[0] for row in cursor.fetchall())
 
 
 def _execution_ms(connection, captured):
