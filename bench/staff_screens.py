@@ -1,11 +1,11 @@
 """python -m bench.staff_screens [properties] [settlement rows] (not in make bench): the staff screens that
-grow with the estate, with a few properties (and a small settlement report) and then with many (by default
-1,000 properties and a report of 100,000 rows) in the same database: the property list, the superuser's
-dashboard (which summarises a large estate), the dashboard of one property's staff and the settlement report
-(whole, one category, a number searched). Queries, median time per page, PostgreSQL's own execution time of
-the page's queries (EXPLAIN ANALYZE), and their ratio. Goal: the same queries at both sizes, at most 1.5x the
-time. PostgreSQL only (DATABASE_URL): rows are made by INSERT ... SELECT over generate_series.
-Writes var/bench/staff_screens.json."""
+grow with the estate, with a page of properties (100, and a report of 5,000 rows) and then with many (by
+default 1,000 properties and a report of 100,000 rows) in the same database: the property list, the
+superuser's dashboard (its cards paged, the estate summed up), the dashboard of one property's staff and
+the settlement report (whole, one category, a number searched). Queries, the fastest of RUNS times per page
+(and the median), PostgreSQL's own execution time of the page's queries (EXPLAIN ANALYZE), and their ratio.
+Goal: the same queries at both sizes, at most 1.5x the time. PostgreSQL only (DATABASE_URL): rows are made
+by INSERT ... SELECT over generate_series. Writes var/bench/staff_screens.json."""
 
 import json
 import os
@@ -17,11 +17,14 @@ from datetime import UTC, date, datetime
 from bench.bookings_admin import _admin_client, _execution_ms
 from bench.harness import BENCH_DIR, fresh_database, setup_django
 
-SMALL = (5, 5_000)  # properties, settlement rows (a full page of each category shown)
+#: Properties and settlement rows: the small estate fills a page of each list (100 properties, a hundred
+#: rows of the report's smallest measured category), so that both sizes show as many rows and the ratio is
+#: the estate's, not the page's (5 properties against a page of 100 measure Django's rendering of 95 rows).
+SMALL = (100, 5_000)
 LARGE = (1_000, 100_000)
 #: Bookings per property (a few each: the dashboard's counts read them, the bench is about properties).
 BOOKINGS_PER_PROPERTY = 10
-RUNS = 7  # per page, after a warm-up; the median is reported
+RUNS = 9  # per page, after a warm-up; the fastest is reported (the page's cost, least disturbed by a shared machine)
 
 
 def main():
@@ -214,7 +217,7 @@ def _pages(reverse, superuser, staff, reconciliation):
 
 
 def _measure(client, url, connection):
-    """Queries and median time of the page, rendered as a browser gets it."""
+    """Queries and the fastest and median times of the page, rendered as a browser gets it."""
     from django.test.utils import CaptureQueriesContext
 
     response = client.get(url)  # warm up templates and caches
@@ -228,7 +231,8 @@ def _measure(client, url, connection):
             timings.append(time.perf_counter() - started)
     return {
         "queries": len(queries),
-        "ms": round(1000 * sorted(timings)[len(timings) // 2], 1),
+        "ms": round(1000 * min(timings), 1),
+        "median_ms": round(1000 * sorted(timings)[len(timings) // 2], 1),
         "db_ms": _execution_ms(connection, queries.captured_queries),
         "kb": round(len(response.content) / 1024, 1),
     }
@@ -252,7 +256,10 @@ def report(figures):
             f"   {row['queries']:>9}{row['ms']:>9}{row['db_ms']:>9}{row['kb']:>9}{row['time_ratio']:>9}"
             f"{row['db_ratio']:>8}"
         )
-    lines.append("  goal: the same queries at both sizes, at most 1.5x the time (db ms: the database's own share)")
+    lines.append(
+        "  ms: the fastest of each page's runs; goal: the same queries at both sizes, at most 1.5x the time"
+        " (db ms: the database's own share)"
+    )
     return "\n".join(lines)
 
 
