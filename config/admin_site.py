@@ -27,18 +27,17 @@ class VendorhubAdminSite(admin.AdminSite):
         ]
 
     def index(self, request, extra_context=None):
-        from .estate import estate_summary, property_cards
+        from .estate import dashboard_properties
 
         with_bookings = request.user.has_perm("bookings.view_booking")
         context = {
-            "property_cards": property_cards(request.user, request.GET.get("page"), with_bookings=with_bookings),
+            **dashboard_properties(request.user, request.GET.get("page"), with_bookings=with_bookings),
             **(extra_context or {}),
         }
         if request.user.is_superuser:
             from .dashboard import activity_last_day
             from .health import health_sentences, system_health
 
-            context["estate"] = estate_summary(with_bookings=with_bookings)
             context["health"] = health_sentences(system_health(deep=True))
             context["activity"] = activity_last_day()
         return super().index(request, extra_context=context)

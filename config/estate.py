@@ -12,10 +12,11 @@ from bookings.models import Booking
 from bookings.selectors import BookingCounts, booking_counts, booking_totals
 from integration.access.selectors import properties_for_user
 from integration.content.choices import ContentStatus
+from integration.hub.selectors import hub_environment_active
 from integration.models import Property, PropertyMembership, SyncState
 from integration.sync.choices import SyncStatus
 
-#: Cards on a page of the dashboard (a phone scrolls through them, a 1366 px screen shows four rows).
+#: Cards on a page of the dashboard (its column holds one card a row): those needing attention come first.
 CARDS_PER_PAGE = 24
 
 
@@ -35,16 +36,26 @@ def _flag(condition):
     return ExpressionWrapper(condition, output_field=BooleanField())
 
 
-def property_cards(user, page_number, *, with_bookings):
-    """The page of the user's properties as dashboard cards ({property, role, bookings, sync_failed}):
-    those with a failed hub sync or pending holds first, then by name. Each flag is one hashed look-up of
-    the failed sync states and pending bookings (indexed by status), never a scan per property."""
-    failed = SyncState.objects.filter(status=SyncStatus.FAILED).values("property_id")
+def dashboard_properties(user, page_number, *, with_bookings):
+    """The dashboard's context about properties: the page of cards, and for a superuser the summary of the
+    estate. A failed hub sync is one of the active hub's (an earlier hub's rows are history)."""
+    failed = SyncState.objects.filter(environment=hub_environment_active(), status=SyncStatus.FAILED)
+    context = {"property_cards": _cards(user, page_number, failed, with_bookings=with_bookings)}
+    if user.is_superuser:
+        context["estate"] = _summary(failed, with_bookings=with_bookings)
+    return context
+
+
+def _cards(user, page_number, failed, *, with_bookings):
+    """The page of the user's properties as cards ({property, role, bookings, sync_failed}): those with a
+    failed hub sync or pending holds first, then by name. Each flag is one hashed look-up of the failed sync
+    states and of the pending bookings (both read by their status index), never a scan per property."""
+    failed_ids = failed.values("property_id")
     holding = Booking.objects.filter(status=Booking.Status.PENDING).values("property_id")
     properties = (
         properties_for_user(user)
         .only("pk", "name", "vendor_id")
-        .annotate(sync_failed=_flag(Q(pk__in=failed)), attention=_flag(Q(pk__in=failed) | Q(pk__in=holding)))
+        .annotate(sync_failed=_flag(Q(pk__in=failed_ids)), attention=_flag(Q(pk__in=failed_ids) | Q(pk__in=holding)))
         .order_by("-attention", "name", "pk")
     )
     page = Paginator(properties, CARDS_PER_PAGE).get_page(page_number)
@@ -63,13 +74,12 @@ def property_cards(user, page_number, *, with_bookings):
     return page
 
 
-def estate_summary(*, with_bookings):
-    """The summary of every property, for a superuser: three grouped queries whatever the estate's size."""
+def _summary(failed, *, with_bookings):
+    """The summary of every property: grouped counts, as many queries whatever the estate's size."""
     counts = dict(Property.objects.order_by().values_list("status").annotate(count=Count("pk")))
-    sync_failed = SyncState.objects.filter(status=SyncStatus.FAILED).values("property_id").distinct().count()
     return EstateSummary(
         properties=sum(counts.values()),
         by_status=[(status.value, status.label, counts.get(status.value, 0)) for status in ContentStatus],
-        sync_failed=sync_failed,
+        sync_failed=failed.order_by().values("property_id").distinct().count(),
         bookings=booking_totals() if with_bookings else None,
     )

@@ -86,3 +86,14 @@ def test_a_propertys_staff_keep_their_one_card_without_pages_or_summary(client):
     assert [card["property"] for card in page.context["property_cards"]] == [prop]
     assert "estate" not in page.context
     assert "Page 1 of" not in page.content.decode()
+
+
+def test_a_failure_at_an_earlier_hub_needs_no_attention(admin_client):
+    stays = estate(3)
+    state = sync_state_ensure(stays[-1])
+    SyncState.objects.filter(pk=state.pk).update(status="failed", environment="production")  # not the active hub
+
+    page = admin_client.get(DASHBOARD)
+
+    assert [card["property"] for card in page.context["property_cards"]] == stays
+    assert page.context["estate"].sync_failed == 0
