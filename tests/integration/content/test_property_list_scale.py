@@ -1,5 +1,6 @@
 """The property list of a large estate (issue 28, item 3): the same queries for a few properties or a
-thousand's first page, one count, and the action checkbox written as Django's widget writes it."""
+thousand's first page, one count, each property's own hub status, and the action checkbox written as
+Django's widget writes it."""
 
 import pytest
 from django import forms
@@ -9,7 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.html import format_html
 
-from integration.models import Property
+from integration.models import Property, SyncState
+from integration.sync.outbox import sync_state_ensure
 
 pytestmark = pytest.mark.django_db
 
@@ -50,3 +52,13 @@ def test_the_action_checkbox_is_djangos(admin_client):
     page = admin_client.get(PROPERTIES, HTTP_ACCEPT_LANGUAGE="en").content.decode()
 
     assert django_widget.render(ACTION_CHECKBOX_NAME, str(prop.pk)) in page
+
+
+def test_each_property_shows_its_own_hub_status(admin_client):
+    estate(3)
+    failing = Property.objects.get(vendor_id="stay-2")
+    SyncState.objects.filter(pk=sync_state_ensure(failing).pk).update(status="failed")
+
+    rows = admin_client.get(PROPERTIES).context["cl"].result_list
+
+    assert {prop.vendor_id: prop.sync_status for prop in rows} == {"stay-0": None, "stay-1": None, "stay-2": "failed"}
