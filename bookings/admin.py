@@ -17,7 +17,8 @@ from django.utils.translation import pgettext_lazy
 from core.admin_mixins import ReadOnlyAdminMixin
 from core.dates import KOREA, korea_today
 from core.log_display import decoded_path, pretty_json
-from integration.access.admin_mixins import PropertyScopedAdmin
+from core.paging import BoundedCountPaginator
+from integration.access.admin_mixins import PropertyScopedAdmin, ScopedPropertyFilter
 from integration.content.names import display_name
 from integration.models import SalesChannel
 
@@ -25,25 +26,16 @@ from integration.models import SalesChannel
 from . import admin_notifications  # noqa: F401
 from .admin_display import amount_text, night_rows, stay_dates
 from .models import Booking, InboundCall
-from .paging import BoundedCountPaginator
 from .selectors import DESK_ORDERING, HISTORY_CALLS, DeskView, booking_hub_calls, bookings_for_desk, korea_day_bounds
 from .settlement.admin_compare import BookingCompareViews
 
 
 class ReadOnlyAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
     """Data the hub writes, millions of rows: nobody adds, changes or deletes it here, and its lists
-    never count the whole table (see bookings.paging)."""
+    never count the whole table (see core.paging)."""
 
     paginator = BoundedCountPaginator
     show_full_result_count = False
-
-
-class ScopedPropertyFilter(admin.RelatedFieldListFilter):
-    """The user's properties, read from the properties (not, as RelatedOnlyFieldListFilter does, from
-    every row of the list)."""
-
-    def field_choices(self, field, request, model_admin):
-        return [(prop.pk, str(prop)) for prop in model_admin.scoped_properties(request).order_by("name")]
 
 
 class ChannelFilter(admin.SimpleListFilter):
