@@ -65,6 +65,9 @@ def main():
         _build(options.properties)
         figures["build_seconds"] = round(time.perf_counter() - started, 1)
         figures["build_load"] = _load_average()
+        if options.profile:
+            print(_profile())
+            return
         hub_port = _free_port()
         settings.HUB_BASE_URL = f"http://127.0.0.1:{hub_port}/sandbox"
         settings.HUB_PRODUCTION_BASE_URL = f"{settings.HUB_BASE_URL}/production"
@@ -100,7 +103,10 @@ def _options():
     parser.add_argument("--latency-ms", type=int, default=50, help="added to every answer of the sandbox hub")
     parser.add_argument("--nodes", type=int, default=1, help="worker processes, each under its own node name")
     parser.add_argument(
-        "--kill-after", type=float, help="seconds into the resync to SIGKILL the first worker (restarted, with beat)"
+        "--kill-after", type=float, help="seconds into the resync to SIGKILL the first worker (restarted)"
+    )
+    parser.add_argument(
+        "--profile", action="store_true", help="profile every send in this process instead (no workers)"
     )
     options = parser.parse_args()
     options.concurrency = [int(value) for value in options.concurrency.split(",")]
@@ -152,6 +158,86 @@ def _build(properties):
     sync_states_ensure_all()
 
 
+#: The parts of a send, by the functions that do them (cumulative CPU of this thread); the rest of a send
+#: is the claim of its row, reading the row, and the glue.
+PROFILED_PARTS = (
+    ("load the object", "load", "integration/sync/resources.py"),
+    ("parents known to the hub?", "_unknown_to_hub", "integration/sync/sender.py"),
+    ("plan: read, build the body", "plan", "resources.py"),
+    ("the hub call: HTTP, JSON", "call", "integration/hub/client.py"),
+    ("record the attempt", "_record", "integration/sync/sender.py"),
+    ("mark synced", "_mark_synced", "integration/sync/sender.py"),
+    ("release the lease", "_release", "integration/sync/sender.py"),
+)
+#: Across the parts: what the statements cost in this process.
+PROFILED_SQL = (
+    ("Django compiling SQL", "as_sql", "django/db/models/sql/compiler.py"),
+    ("psycopg sending, reading rows", "execute", "psycopg/cursor.py"),
+)
+
+
+def _profile():
+    """Every send of a full resync in this process, parents first, against the sandbox served by a thread,
+    under cProfile counting this thread's CPU (the hub's is another thread's): CPU and statements per send
+    by kind, then per part of a send. Profiling slows the code it watches; the per-kind CPU is measured
+    apart, without it."""
+    import cProfile
+    import pstats
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from bench.harness import sandbox_hub
+    from integration.sync.models import SyncState
+    from integration.sync.resources import RESOURCES
+    from integration.sync.sender import sync_send
+
+    rows = sorted(
+        SyncState.objects.filter(kind__in=PROTOCOL_KINDS).values_list("kind", "pk"),
+        key=lambda row: (RESOURCES[row[0]].rank, row[1]),
+    )
+    profiler, by_kind = cProfile.Profile(time.thread_time), {}
+    with sandbox_hub():
+        for index, (kind, pk) in enumerate(rows):
+            profiled = index % 2  # every other send profiled, the others timed bare
+            with CaptureQueriesContext(connection) as queries:
+                cpu = time.thread_time()
+                if profiled:
+                    profiler.enable()
+                sync_send(pk, full=True, schedule=False)
+                if profiled:
+                    profiler.disable()
+                cpu = time.thread_time() - cpu
+            if not profiled:
+                by_kind.setdefault(kind, []).append((cpu, len(queries)))
+    lines = [
+        f"Profile of {len(rows):,} sends in one process (sandbox on a thread; load {_load_average()}):",
+        f"  {'kind':16}{'sends':>7}{'CPU ms/send':>13}{'statements':>12}",
+    ]
+    for kind, runs in by_kind.items():
+        lines.append(
+            f"  {kind:16}{len(runs) * 2:>7}{1000 * sum(cpu for cpu, _n in runs) / len(runs):>13.1f}"
+            f"{sum(n for _cpu, n in runs) / len(runs):>12.1f}"
+        )
+    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+
+    def cpu_of(function, path):
+        return sum(
+            cumulative
+            for (file, _line, name), (_calls, primitive, _own, cumulative, _callers) in stats.items()
+            if name == function and file.endswith(path) and primitive
+        )
+
+    total = cpu_of("sync_send", "integration/sync/sender.py")
+    profiled = 1000 * total / (len(rows) // 2)
+    lines.append(f"  where a send's CPU goes (profiled: {profiled:.1f} ms with cProfile's own cost):")
+    parts = [(label, cpu_of(function, path)) for label, function, path in PROFILED_PARTS]
+    parts.append(("the rest: claim, read the row, glue", total - sum(seconds for _label, seconds in parts)))
+    for label, seconds in [*parts, *((label, cpu_of(function, path)) for label, function, path in PROFILED_SQL)]:
+        lines.append(f"    {label:36}{100 * seconds / total:>5.0f} %")
+    return "\n".join(lines)
+
+
 def _start_hub(env, port, latency_ms):
     """The sandbox hub on its own gunicorn (threads, so that its added latency is waited in parallel)."""
     BENCH_DIR.mkdir(parents=True, exist_ok=True)
@@ -183,6 +269,8 @@ def _start_hub(env, port, latency_ms):
 
 def _resync(connection, env, hub, broker, pool, concurrency, options):
     """One full resync through a fresh worker of this pool and concurrency; its figures."""
+    from config.celery import app as celery_app
+    from core.broker import broker_lost_messages
     from hubsandbox import state as hub_state
     from integration.hub.environments import HubEnvironment
     from integration.hub.selectors import hub_environment_active
@@ -193,14 +281,19 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
 
     hub_state.reset()
     _purge(broker)
+    # The sweepers' markers, gone with the purge, set again (through the project's Celery app, which the
+    # workers use): an empty queue here is not a Redis that lost its messages (after which the first sweep
+    # queues every pending row again).
+    with celery_app:
+        for reader in ("hub-sync", "jobs"):
+            broker_lost_messages(reader)
     target = (
         HubEnvironment.STAGING if hub_environment_active() == HubEnvironment.PRODUCTION else HubEnvironment.PRODUCTION
     )
     BENCH_DIR.mkdir(parents=True, exist_ok=True)
     logs = [BENCH_DIR / f"estate-worker-{pool}-{concurrency}-{node}.log" for node in range(options.nodes)]
     workers = [_start_worker(env, pool, concurrency, node, log) for node, log in enumerate(logs)]
-    beat = _start_beat(env) if options.kill_after else None
-    cpu_used, killed = [], []
+    beat, cpu_used, killed = None, [], []
     try:
         for log in logs:
             _wait(lambda log=log: " ready." in log.read_text(), "the worker", timeout=120)
@@ -210,6 +303,10 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
         started = time.perf_counter()
         switch = hub_environment_switch(to=target)
         switch_seconds = time.perf_counter() - started
+        # Beat runs as in production, once the switch has marked every row queued (the estate is built
+        # pending, as never sent): its sweeper must leave the draining backlog alone, and bring back what a
+        # killed worker had taken.
+        beat = _start_beat(env)
         pending = SyncState.objects.filter(status=SyncStatus.PENDING)
         if options.kill_after:
             time.sleep(max(0, options.kill_after - (time.perf_counter() - started)))
@@ -276,7 +373,7 @@ def _start_worker(env, pool, concurrency, node, log):
 
 
 def _start_beat(env):
-    """Procfile's beat (its sweepers bring back what a killed worker had taken), its schedule under var/bench."""
+    """Procfile's beat (its sweepers queue again what was lost), its schedule under var/bench."""
     command = f"exec {_procfile('beat')} --schedule={BENCH_DIR / 'estate-beat-schedule'}"
     with (BENCH_DIR / "estate-beat.log").open("w") as output:
         return subprocess.Popen(  # noqa: S603

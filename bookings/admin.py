@@ -17,7 +17,8 @@ from django.utils.translation import pgettext_lazy
 from core.admin_mixins import ReadOnlyAdminMixin
 from core.dates import KOREA, korea_today
 from core.log_display import decoded_path, pretty_json
-from integration.access.admin_mixins import PropertyScopedAdmin
+from core.paging import BoundedCountPaginator
+from integration.access.admin_mixins import PropertyScopedAdmin, ScopedPropertyFilter
 from integration.content.names import display_name
 from integration.models import SalesChannel
 
@@ -25,25 +26,16 @@ from integration.models import SalesChannel
 from . import admin_notifications  # noqa: F401
 from .admin_display import amount_text, night_rows, stay_dates
 from .models import Booking, InboundCall
-from .paging import BoundedCountPaginator
 from .selectors import DESK_ORDERING, HISTORY_CALLS, DeskView, booking_hub_calls, bookings_for_desk, korea_day_bounds
 from .settlement.admin_compare import BookingCompareViews
 
 
 class ReadOnlyAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
     """Data the hub writes, millions of rows: nobody adds, changes or deletes it here, and its lists
-    never count the whole table (see bookings.paging)."""
+    never count the whole table (see core.paging)."""
 
     paginator = BoundedCountPaginator
     show_full_result_count = False
-
-
-class ScopedPropertyFilter(admin.RelatedFieldListFilter):
-    """The user's properties, read from the properties (not, as RelatedOnlyFieldListFilter does, from
-    every row of the list)."""
-
-    def field_choices(self, field, request, model_admin):
-        return [(prop.pk, str(prop)) for prop in model_admin.scoped_properties(request).order_by("name")]
 
 
 class ChannelFilter(admin.SimpleListFilter):
@@ -334,6 +326,17 @@ class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
     def get_queryset(self, request):
         # English room names come from the room types' translations: one query per page, not per row.
         return super().get_queryset(request).prefetch_related("room_type__translations")
+
+    def get_search_results(self, request, queryset, search_term):
+        """A whole booking number finds its booking through the number's unique index; anything else is a
+        part of a number or of a name, searched in the trigram index. (A trigram search for a whole number
+        reads far more: each of its trigrams, "VH" and hex digits, is in thousands of other numbers.)"""
+        term = search_term.strip()
+        if term and not any(character.isspace() for character in term):
+            exact = queryset.filter(vendor_booking_number__in={term, term.upper()})
+            if exact.exists():
+                return exact, False
+        return super().get_search_results(request, queryset, search_term)
 
     def get_ordering(self, request):
         """A front desk list in the order guests come or leave; every other list newest first."""

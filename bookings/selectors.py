@@ -15,30 +15,44 @@ from .models import Booking, InboundCall
 
 
 class BookingCounts(NamedTuple):
-    """A property's bookings of today (Korea) on the dashboard."""
+    """A property's bookings of today (Korea) on the dashboard (or every property's together)."""
 
     received: int
     pending: int
     arrivals: int
 
 
-def booking_counts(property_ids):
-    """{property_id: BookingCounts} for the dashboard, in one query: bookings received today, pending holds
-    and today's arrivals (canceled ones left out, as the front desk's list shows them struck through)."""
+def _today_counts():
+    """The dashboard's three counts (BookingCounts' fields) of the bookings that any of them counts:
+    received today, pending holds and today's arrivals (canceled ones left out, as the front desk's list
+    shows them struck through). Each condition reads an index (received, status, check-in)."""
     start, end = korea_day_bounds(korea_today())
     received, pending = Q(created_at__gte=start), Q(status=Booking.Status.PENDING)
     arrivals = Q(checkin__gte=start, checkin__lt=end) & ~Q(status=Booking.Status.CANCELED)
+    counts = {
+        "received": Count("pk", filter=received),
+        "pending": Count("pk", filter=pending),
+        "arrivals": Count("pk", filter=arrivals),
+    }
+    return received | pending | arrivals, counts
+
+
+def booking_counts(property_ids):
+    """{property_id: BookingCounts} for the dashboard's cards, in one query."""
+    counted, counts = _today_counts()
     rows = (
-        Booking.objects.filter(received | pending | arrivals, property_id__in=property_ids)
+        Booking.objects.filter(counted, property_id__in=property_ids)
         .order_by()
-        .values("property_id")
-        .annotate(
-            received=Count("pk", filter=received),
-            pending=Count("pk", filter=pending),
-            arrivals=Count("pk", filter=arrivals),
-        )
+        .values_list("property_id")
+        .annotate(**counts)
     )
-    return {row["property_id"]: BookingCounts(row["received"], row["pending"], row["arrivals"]) for row in rows}
+    return {property_id: BookingCounts(*numbers) for property_id, *numbers in rows}
+
+
+def booking_totals():
+    """BookingCounts of every property together (the dashboard's summary of an estate), in one query."""
+    counted, counts = _today_counts()
+    return BookingCounts(**Booking.objects.filter(counted).aggregate(**counts))
 
 
 def korea_day_bounds(day):

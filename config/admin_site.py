@@ -6,8 +6,9 @@ from django.utils.translation import gettext_lazy as _
 
 
 class VendorhubAdminSite(admin.AdminSite):
-    """The back office: the index is a dashboard showing each property the user works for, with the
-    bookings it received today, today's arrivals and its pending holds."""
+    """The back office: the index is a dashboard showing each property the user works for (a page of cards
+    at a time, config.estate), with the bookings it received today, today's arrivals and its pending holds;
+    a superuser's sums up the whole estate above them."""
 
     site_header = _("vendorhub back office")
     site_title = _("vendorhub")
@@ -26,16 +27,13 @@ class VendorhubAdminSite(admin.AdminSite):
         ]
 
     def index(self, request, extra_context=None):
-        from bookings.selectors import BookingCounts, booking_counts
-        from integration.access.selectors import property_roles_for_user
+        from .estate import dashboard_properties
 
-        property_roles = property_roles_for_user(request.user)
-        cards = [{"property": prop, "role": role} for prop, role in property_roles]
-        if request.user.has_perm("bookings.view_booking"):
-            counts = booking_counts([prop.pk for prop, _role in property_roles])
-            for card in cards:
-                card["bookings"] = counts.get(card["property"].pk, BookingCounts(0, 0, 0))
-        context = {"property_cards": cards, **(extra_context or {})}
+        with_bookings = request.user.has_perm("bookings.view_booking")
+        context = {
+            **dashboard_properties(request.user, request.GET.get("page"), with_bookings=with_bookings),
+            **(extra_context or {}),
+        }
         if request.user.is_superuser:
             from .dashboard import activity_last_day
             from .health import health_sentences, system_health

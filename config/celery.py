@@ -23,6 +23,17 @@ signals.task_prerun.connect(metrics.task_started, weak=False)
 signals.task_postrun.connect(metrics.task_ended, weak=False)
 
 
+@signals.task_prerun.connect
+def _database_checked(task=None, **kwargs):
+    """A task starts with the database connection checked as a web request's is (the worker reuses it,
+    settings.CELERY_DB_REUSE_MAX): one that failed, outlived CONN_MAX_AGE or no longer answers is replaced.
+    Not for a task run eagerly, inside its caller's transaction."""
+    from django.db import close_old_connections
+
+    if not getattr(task.request, "is_eager", False):
+        close_old_connections()
+
+
 @signals.celeryd_init.connect
 def _metrics_folder(sender=None, **kwargs):
     """A worker's main process, before it forks its pool: its own metrics folder, emptied (core.metrics)."""

@@ -183,6 +183,11 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
+# Celery's Django fixup closes the database connection around every task unless told to reuse it: a new
+# PostgreSQL connection (and server process) per hub send, 7 % of a worker's CPU (bench.estate). Reused, it
+# is closed every so many tasks, and each task starts as a web request does (config.celery): a connection
+# that failed, outlived CONN_MAX_AGE or no longer answers (CONN_HEALTH_CHECKS) is replaced.
+CELERY_DB_REUSE_MAX = 1000
 # Three queues, so that bulk work never holds the worker slots that hub sends and booking e-mails wait
 # for (README, "Queues and time limits"): Procfile's `worker` takes hub and bookings, `bulk` the rest.
 # Routed by task name (core.queue's send_task honours the routes); a task named nowhere goes to bulk.

@@ -115,7 +115,12 @@ class ReconciliationAdmin(admin.ModelAdmin):
         rows = selectors.reconciliation_rows(
             reconciliation, user=request.user, category=category, property_id=property_id, number=number
         )
-        page = Paginator(rows, ROWS_PER_PAGE).get_page(request.GET.get("page"))
+        paginator = Paginator(rows, ROWS_PER_PAGE)
+        if property_id is None and not number:
+            known = selectors.known_row_count(reconciliation, category=category)
+            if known is not None:
+                paginator.count = known  # the run's totals: no COUNT over its rows
+        page = paginator.get_page(request.GET.get("page"))
         query = request.GET.copy()
         query.pop("page", None)
         context = {

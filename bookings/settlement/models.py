@@ -87,7 +87,9 @@ class ReconciliationRow(models.Model):
         verbose_name_plural = _("reconciliation rows")
         ordering = ["date", "id"]
         indexes = [
-            models.Index(fields=["reconciliation", "category", "date"], name="settlement_row_category"),
+            # The report's pages in their order (date, id), whole and by category.
+            models.Index(fields=["reconciliation", "date", "id"], name="settlement_row_date"),
+            models.Index(fields=["reconciliation", "category", "date", "id"], name="settlement_row_category"),
             models.Index(fields=["reconciliation", "vendor_booking_number"], name="settlement_row_number"),
         ]
 

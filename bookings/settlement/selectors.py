@@ -7,7 +7,7 @@ from integration.access.choices import MembershipRole
 from integration.access.selectors import properties_for_user
 from integration.models import Property
 
-from .choices import Category
+from .choices import Category, RunStatus
 from .models import Reconciliation, ReconciliationRow
 
 MANAGERS = (MembershipRole.MANAGER,)
@@ -29,10 +29,12 @@ def reconciliations_for_user(user):
 
 
 def reconciliation_rows(reconciliation, *, user, category="", property_id=None, number=""):
-    """The rows of a reconciliation the user may see (their managed properties), filtered."""
-    rows = ReconciliationRow.objects.filter(
-        reconciliation=reconciliation, property__in=properties_for_user(user, roles=MANAGERS)
-    ).select_related("property")
+    """The rows of a reconciliation the user may see (their managed properties), filtered, in the order of an
+    index (settlement_row_date, settlement_row_category), so that a page reads its rows only."""
+    rows = ReconciliationRow.objects.filter(reconciliation=reconciliation).select_related("property")
+    if not (user.is_active and user.is_superuser):
+        # A superuser sees every property: no semi-join over all of them.
+        rows = rows.filter(property__in=properties_for_user(user, roles=MANAGERS))
     if category:
         rows = rows.filter(category=category)
     if property_id:
@@ -40,6 +42,18 @@ def reconciliation_rows(reconciliation, *, user, category="", property_id=None, 
     if number:
         rows = rows.filter(vendor_booking_number=number.strip())
     return rows.order_by("date", "pk")
+
+
+def known_row_count(reconciliation, *, category=""):
+    """The number of rows of a finished run (of category, else all) as its totals hold it, so that the
+    report's pages never count a hundred thousand rows; None while it runs (its rows still coming) and when
+    it found none (nothing to count)."""
+    totals = reconciliation.totals
+    if reconciliation.status != RunStatus.DONE or not totals:
+        return None
+    if category:
+        return totals.get(category, {}).get("count", 0)
+    return sum(entry["count"] for entry in totals.values())
 
 
 def category_totals(reconciliation) -> list[dict]:

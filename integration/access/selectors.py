@@ -2,7 +2,6 @@
 
 from ..content.models import Property
 from .choices import MembershipRole
-from .models import PropertyMembership
 
 
 def properties_for_user(user, *, roles=None):
@@ -26,10 +25,3 @@ def scope_to_user(queryset, user, *, property_path, roles=None):
         return queryset
     lookup = f"{property_path}__in" if property_path else "pk__in"
     return queryset.filter(**{lookup: properties_for_user(user, roles=roles).values("pk")})
-
-
-def property_roles_for_user(user):
-    """The properties a user sees on the dashboard, each with the user's role there (None for a superuser
-    without a membership)."""
-    roles = dict(PropertyMembership.objects.filter(user=user).values_list("property_id", "role"))
-    return [(prop, roles.get(prop.pk)) for prop in properties_for_user(user)]

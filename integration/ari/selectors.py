@@ -95,9 +95,13 @@ def ari_change_cells(change_sets, *, cells=None, limit=CHANGE_CELLS_SHOWN):
     """{change set id: its first `limit` cells (those of cells, when given)} with their rows and names, in
     the same few queries for a page of any size (a window numbers each change's cells)."""
     numbered = AriCellChange.objects.filter(cells or Q(), change_set__in=[change.pk for change in change_sets])
-    numbered = numbered.annotate(
-        position=Window(RowNumber(), partition_by=[F("change_set_id")], order_by=[F("pk").asc()])
-    ).filter(position__lte=limit)
+    # In the order of the cells' ids only: the model's order (by their change's time) would join every
+    # change of the history to sort a page's cells.
+    numbered = (
+        numbered.annotate(position=Window(RowNumber(), partition_by=[F("change_set_id")], order_by=[F("pk").asc()]))
+        .filter(position__lte=limit)
+        .order_by("pk")
+    )
     shown: dict[int, list[AriCellChange]] = {}
     for cell in numbered.select_related(
         "rate_plan__model", "rate_plan__room_type", "room_type", "channel"

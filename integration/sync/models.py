@@ -30,8 +30,9 @@ class SyncState(models.Model):
 
     kind = models.CharField(_("resource"), max_length=20, choices=ResourceKind.choices)
     object_id = models.PositiveBigIntegerField(_("object id"))
+    # Indexed by syncstate_list, which starts with it.
     property = models.ForeignKey(
-        Property, verbose_name=_("property"), on_delete=models.CASCADE, related_name="sync_states"
+        Property, verbose_name=_("property"), on_delete=models.CASCADE, related_name="sync_states", db_index=False
     )
     status = models.CharField(_("sync status"), max_length=8, choices=SyncStatus.choices, default=SyncStatus.PENDING)
     #: The hub this row's knowledge (acked_body, known_to_hub, status) is of; a switch to another
@@ -65,7 +66,11 @@ class SyncState(models.Model):
         verbose_name_plural = _("hub sync states")
         ordering = ["property", "kind", "object_id"]
         constraints = [models.UniqueConstraint(fields=["kind", "object_id"], name="syncstate_one_per_resource")]
-        indexes = [models.Index(fields=["status", "next_attempt_at"], name="syncstate_due")]
+        indexes = [
+            models.Index(fields=["status", "next_attempt_at"], name="syncstate_due"),
+            # The admin's list (and one property's): its order, read from the index rather than sorted.
+            models.Index(fields=["property", "kind", "object_id"], name="syncstate_list"),
+        ]
 
     def __str__(self):
         return f"{self.subject_label()}: {self.get_status_display()}"
@@ -88,8 +93,9 @@ class SyncAttempt(models.Model):
     state = models.ForeignKey(
         SyncState, verbose_name=_("sync state"), on_delete=models.CASCADE, related_name="attempts"
     )
+    # Indexed by syncattempt_property_recent, which starts with it.
     property = models.ForeignKey(
-        Property, verbose_name=_("property"), on_delete=models.CASCADE, related_name="sync_attempts"
+        Property, verbose_name=_("property"), on_delete=models.CASCADE, related_name="sync_attempts", db_index=False
     )
     method = models.CharField(_("method"), max_length=6)
     path = models.CharField(_("path"), max_length=500)
@@ -106,6 +112,15 @@ class SyncAttempt(models.Model):
         verbose_name = _("hub sync attempt")
         verbose_name_plural = _("hub sync attempts")
         ordering = ["-created_at", "-id"]
+        indexes = [
+            # The log of one property (the property filter, a staff member's, the calendar's link), in
+            # the list's order and with its date drill-down's ranges, without reading other properties'.
+            models.Index(fields=["property", "-created_at", "-id"], name="syncattempt_property_recent"),
+            # What went wrong (the outcome filter), of every property and of one, newest first: found in
+            # the index however rare among the successes it is.
+            models.Index(fields=["outcome", "-created_at"], name="syncattempt_outcome_recent"),
+            models.Index(fields=["property", "outcome", "-created_at"], name="syncattempt_property_outcome"),
+        ]
 
     def __str__(self):
         return f"{self.method} {self.path} → {self.status_code or self.hub_message}"

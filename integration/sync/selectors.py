@@ -14,7 +14,10 @@ from .models import SyncAttempt, SyncState
 
 def with_sync_state(queryset, kind):
     """queryset annotated with each object's sync_status and sync_error (as kind), in the same query."""
-    states = SyncState.objects.filter(kind=kind, object_id=OuterRef("pk"))
+    # One row at most (unique kind and object id): no ordering. SyncState's default order joins its
+    # property, whose alias then took the place of the outer property in OuterRef: every property of the
+    # list showed the status of one of them, and each row's look-up joined the properties.
+    states = SyncState.objects.filter(kind=kind, object_id=OuterRef("pk")).order_by()
     return queryset.annotate(
         sync_status=Subquery(states.values("status")[:1]),
         sync_error=Subquery(states.values("last_error")[:1]),

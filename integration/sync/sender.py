@@ -5,16 +5,17 @@ import enum
 import logging
 import random
 from datetime import timedelta
-from functools import reduce
+from functools import cache, reduce
 from operator import or_
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.plain_sql import Columns
 from core.request_id import request_id_get
 
 from ..hub.client import HubError, HubHTTPError, HubUnavailable, get_hub_client
@@ -84,24 +85,41 @@ def sync_send(state_id, *, full=False, schedule=True, client=None, owner=None):
     owner: the Celery node name of the worker sending, recorded on the lease so that the worker, started
     again after it died, frees its rows at once (sync_leases_release).
     """
-    now = timezone.now()
-    claimed = (
-        SyncState.objects.filter(pk=state_id)
-        .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
-        .update(lease_until=now + lease_duration(), lease_owner=owner, queued_at=None)
-    )
-    if not claimed:
+    state = _claim(state_id, owner)
+    if state is None:
         if schedule:
             sync_queue(state_id, countdown=BUSY_RETRY_SECONDS, force=True)
         return Outcome.BUSY
     outcome = Outcome.GONE
     try:
-        outcome = _send(state_id, full=full, schedule=schedule, client=client)
+        outcome = _send(state, full=full, schedule=schedule, client=client)
         return outcome
     finally:
         changed_meanwhile = _release(state_id)
         if schedule and outcome in (Outcome.SENT, Outcome.UNCHANGED) and changed_meanwhile:
             sync_queue(state_id, force=True)
+
+
+@cache
+def _row_columns():
+    """Every column of an outbox row, as the claim reads it back."""
+    table = SyncState._meta.db_table
+    return Columns(SyncState, table, *(field.name for field in SyncState._meta.concrete_fields))
+
+
+def _claim(state_id, owner):
+    """The outbox row, leased to owner for one hub call, taken and read in one statement (every send runs
+    it); None when another sender holds it, or it is gone."""
+    now = timezone.now()
+    adapt, columns = connection.ops.adapt_datetimefield_value, _row_columns()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {SyncState._meta.db_table} SET lease_until = %s, lease_owner = %s, queued_at = NULL"  # noqa: S608
+            f" WHERE id = %s AND (lease_until IS NULL OR lease_until < %s) RETURNING {columns.select()}",
+            [adapt(now + lease_duration()), owner, state_id, adapt(now)],
+        )
+        row = cursor.fetchone()
+    return columns.build(row) if row else None
 
 
 def _release(state_id):
@@ -117,10 +135,7 @@ def _release(state_id):
     return bool(row and row[0])
 
 
-def _send(state_id, *, full, schedule, client):
-    state = SyncState.objects.filter(pk=state_id).order_by().first()
-    if state is None:
-        return Outcome.GONE
+def _send(state, *, full, schedule, client):
     if state.status == SyncStatus.FAILED and not full:
         # The hub refused it: only a change, staff's "retry" or a full resync sends it again.
         return Outcome.FAILED
@@ -241,21 +256,23 @@ def _record(state, call, path, status, message, outcome, duration_ms):
 
 
 def _mark_synced(state, version, body):
-    """The hub holds body: synced, unless the resource changed again while it was being sent (one
-    statement). Returns False, changing nothing, when a switch moved the row to another hub meanwhile."""
-    unchanged = Q(version=version)
-    return _same_hub(state).update(
-        status=Case(When(unchanged, then=Value(SyncStatus.SYNCED)), default=F("status")),
-        pending_since=Case(When(unchanged, then=None), default=F("pending_since")),
-        acked_body=body,
-        known_to_hub=True,
-        sent_version=version,
-        last_error="",
-        last_status_code=None,
-        failures=0,
-        last_synced_at=timezone.now(),
-        next_attempt_at=None,
-    )
+    """The hub holds body: synced, unless the resource changed again while it was being sent (one plain
+    statement: every send runs it). Returns 0, changing nothing, when a switch moved the row to another
+    hub meanwhile."""
+    acked_body = SyncState._meta.get_field("acked_body").get_db_prep_save(body, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {SyncState._meta.db_table} SET"  # noqa: S608
+            " status = CASE WHEN version = %s THEN %s ELSE status END,"
+            " pending_since = CASE WHEN version = %s THEN NULL ELSE pending_since END,"
+            " acked_body = %s, known_to_hub = %s, sent_version = %s, last_error = '', last_status_code = NULL,"
+            " failures = 0, last_synced_at = %s, next_attempt_at = NULL WHERE id = %s AND environment = %s",
+            [
+                *(version, SyncStatus.SYNCED, version, acked_body, True, version),
+                *(connection.ops.adapt_datetimefield_value(timezone.now()), state.pk, state.environment),
+            ],
+        )
+        return cursor.rowcount
 
 
 def _schedule_retry(state, exc, schedule):

@@ -9,8 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from bookings import paging
 from bookings.models import Booking, InboundCall
+from core import paging
 from core.dates import KOREA, korea_today
 from integration.access.choices import MembershipRole
 from integration.access.services import membership_grant
@@ -180,3 +180,22 @@ def _superuser():
     from django.contrib.auth import get_user_model
 
     return get_user_model().objects.create_superuser("scale-admin", "", "scale-password-1")
+
+
+def test_a_whole_booking_number_is_found_by_its_index_and_parts_by_the_trigram_search(client, booking):
+    copies(booking, 3)
+    client.force_login(_superuser())
+
+    for term in (booking.vendor_booking_number, f" {booking.vendor_booking_number.lower()} "):
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(BOOKINGS, {"q": term})
+        assert [found.pk for found in page.context["cl"].result_list] == [booking.pk]
+        assert not [q["sql"] for q in queries.captured_queries if " LIKE " in q["sql"].upper()]
+
+    def found(term):
+        return {row.vendor_booking_number for row in client.get(BOOKINGS, {"q": term}).context["cl"].result_list}
+
+    assert found("vhcopy00000") == {"VHCOPY000000", "VHCOPY000001", "VHCOPY000002"}  # a part of a number
+    assert booking.vendor_booking_number in found(booking.guest_name[1:5].lower())  # a part of the name
+    assert found("VHCOPY000001 ") == {"VHCOPY000001"}
+    assert found("VH000000000000") == set()  # a whole number nobody holds: no booking

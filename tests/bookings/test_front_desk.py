@@ -265,3 +265,15 @@ def test_the_dashboard_link_lists_only_the_bookings_received_today(client, suite
         today,
         suite.vendor_booking_number,
     }
+
+
+def test_a_superusers_dashboard_sums_up_every_propertys_bookings_of_today(admin_client, suite, hub_client):
+    other = sellable()[1]
+    hub_client.post("/bookings", create_body(other))  # a pending hold at another property, received today
+    in_language(admin_client, "en")
+
+    page = admin_client.get(reverse("admin:index"))
+
+    summary = page.context["estate"]
+    assert (summary.bookings.received, summary.bookings.pending) == (2, 1)
+    assert '<a href="/admin/bookings/booking/?status__exact=pending">1 pending hold</a>' in page.content.decode()

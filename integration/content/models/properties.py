@@ -98,6 +98,8 @@ class Property(models.Model):
         verbose_name = _("property")
         verbose_name_plural = _("properties")
         ordering = ["name"]
+        # The property list and the dashboard's cards read a page of them in this order.
+        indexes = [models.Index(fields=["name", "id"], name="property_name")]
         constraints = [
             models.UniqueConstraint(fields=["vendor_id"], name="property_vendor_id_unique"),
             models.CheckConstraint(condition=models.Q(status__in=ContentStatus.values), name="property_status_valid"),

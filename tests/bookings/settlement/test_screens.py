@@ -7,6 +7,8 @@ import io
 
 import pytest
 from django.conf import settings as django_settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from bookings.settlement.choices import Category, RunStatus
@@ -139,3 +141,29 @@ def test_the_nightly_run_is_in_beat_and_asks_for_the_previous_month_of_every_pro
         (datetime.date(2026, 2, 1), datetime.date(2026, 2, 28), "checkin", None)
     ] * 2
     assert [list(r.properties.all()) for r in made] == [[first], [second]]
+
+
+def test_a_finished_reports_pages_take_their_counts_from_its_totals_not_its_rows(client):
+    prop = PropertyFactory()
+    reconciliation = finished(prop, [(Category.MATCHED, f"VH{n}", 1000) for n in range(150)])
+    reconciliation.totals = {"matched": {"count": 150, "hub_total": 150000, "our_total": 150000}}
+    reconciliation.save()
+    client.force_login(member(prop, MembershipRole.MANAGER))
+    client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = "en"
+    url = reverse("admin:settlement_reconciliation_change", args=[reconciliation.pk])
+
+    for query in ({}, {"category": "matched"}, {"page": "2"}):
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(url, query)
+        assert "Page" in page.content.decode()
+        rows = [q["sql"] for q in queries.captured_queries if "settlement_reconciliationrow" in q["sql"]]
+        assert len(rows) == 1, rows  # the page's rows alone
+        assert "COUNT(" not in rows[0].upper()
+    assert page.context["page"].paginator.count == 150
+    assert len(page.context["page"].object_list) == 50  # the second page
+    assert client.get(url, {"category": "amount"}).context["page"].paginator.count == 0
+
+    # While a run goes on (or for a property, a number), the rows are counted.
+    Reconciliation.objects.filter(pk=reconciliation.pk).update(status=RunStatus.RUNNING)
+    assert client.get(url).context["page"].paginator.count == 150
+    assert client.get(url, {"q": "VH7"}).context["page"].paginator.count == 1

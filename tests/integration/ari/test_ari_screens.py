@@ -343,6 +343,34 @@ def test_the_history_costs_the_same_queries_whatever_its_size(client, superuser)
     assert count(2) == count(60)
 
 
+def test_the_history_pages_newer_and_older_without_counting_it(client, superuser, monkeypatch):
+    from integration.ari import admin_history
+
+    monkeypatch.setattr(admin_history, "CHANGES_PER_PAGE", 2)
+    client.force_login(superuser)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    prop = PropertyFactory()
+    ((_room_type, standalone, _packages),) = rows = ari_property(prop, room_types=1, packages=1)
+    dates = [next_weekday(0, after=7)]
+    fill_days(rows, dates)
+    made = [set_rates(prop, [standalone], dates, 100_001 + n, superuser).pk for n in range(3)]
+
+    with CaptureQueriesContext(connection) as captured:
+        first = client.get(url("ari_changes", prop))
+    second = client.get(url("ari_changes", prop), {"page": "2"})
+
+    assert [change.pk for change in first.context["page"]] == made[:0:-1]
+    assert [change.pk for change in second.context["page"]] == made[:1]
+    assert "page=2" in first.content.decode()
+    assert "Older" in first.content.decode()
+    assert "Older" not in second.content.decode()
+    assert "page=1" in second.content.decode()
+    assert not [
+        query for query in captured.captured_queries if "arichangeset" in query["sql"] and "COUNT(" in query["sql"]
+    ]
+    assert client.get(url("ari_changes", prop), {"page": "x"}).context["page"].number == 1
+
+
 def test_days_edited_twice_before_a_send_are_listed_once(staff_client, property_a):
     ((_room_type, standalone, _packages),) = ari_property(property_a, room_types=1, packages=1)
     first, second = weekend()

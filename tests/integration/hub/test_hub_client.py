@@ -145,3 +145,26 @@ def test_a_redirect_is_never_followed_and_fails_naming_where_it_pointed(redirect
     assert error.value.status == 302
     assert not error.value.retryable
     assert "/elsewhere" in error.value.message
+
+
+def test_the_proxy_the_environment_names_when_the_client_starts_carries_every_call(redirecting_hub, monkeypatch):
+    proxy, seen = redirecting_hub  # as a proxy, it records the whole address asked for
+    monkeypatch.setenv("HTTP_PROXY", proxy)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    client = HubClient(base_url="http://hub.example", token="our-token", connect_timeout=2, read_timeout=5)
+    monkeypatch.delenv("HTTP_PROXY")  # read once, when the client starts: not on each call
+
+    with pytest.raises(HubHTTPError):
+        client.call(endpoints.CATALOG)
+    with pytest.raises(HubHTTPError):
+        client.call(endpoints.CATALOG)
+
+    assert seen == [("http://hub.example" + endpoints.CATALOG.path(), "our-token")] * 2
+
+    monkeypatch.setenv("HTTP_PROXY", proxy)
+    monkeypatch.setenv("NO_PROXY", "hub.example")
+    direct = HubClient(base_url="http://hub.example", token="our-token", connect_timeout=2, read_timeout=5)
+    with pytest.raises(HubUnavailable):  # no proxy for this hub, and no such host
+        direct.call(endpoints.CATALOG)
+    assert len(seen) == 2

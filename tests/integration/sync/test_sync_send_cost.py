@@ -110,3 +110,23 @@ def test_the_switch_leaves_its_sends_to_a_job_that_queues_them_parents_first(pro
     ranks = [RESOURCES[SyncState.objects.get(pk=state_id).kind].rank for _name, (state_id,) in published]
     assert ranks == sorted(ranks)
     assert len({state_id for _name, (state_id,) in published}) == switch.resources
+
+
+def test_a_send_reads_its_row_in_the_statement_that_leases_it(hub):
+    """Every send runs these: the claim takes the lease and reads the row back in one statement; marking it
+    synced and releasing it are one statement each (profiled in bench.estate --profile)."""
+    prop, models, _rooms = estate_property("own-row", room_types=1)
+    send_quietly(ResourceKind.PROPERTY, prop)
+    row = state(ResourceKind.RATE_PLAN_MODEL, models[0])
+    with CaptureQueriesContext(connection) as statements:
+        assert sync_send(row.pk, schedule=False) == Outcome.SENT
+
+    on_the_outbox = [query["sql"] for query in statements if SyncState._meta.db_table in query["sql"]]
+    verbs = [sql.split()[0] for sql in on_the_outbox]
+    assert verbs == ["UPDATE", "SELECT", "UPDATE", "UPDATE"], on_the_outbox
+    claim, parents_known, synced, release = on_the_outbox
+    assert "lease_owner" in claim
+    assert "RETURNING" in claim
+    assert "known_to_hub" in parents_known
+    assert "synced" in synced
+    assert "lease_until = NULL" in release
