@@ -14,6 +14,7 @@ import time
 from datetime import UTC, datetime
 
 from bench.harness import BENCH_DIR, fresh_database, setup_django
+from bench.pages import admin_client, execution_ms, median, page_runs, slowest_plan, table_rows
 
 SMALL = (1_000, 5_000)  # bookings, calls
 LARGE = (1_000_000, 5_000_000)
@@ -37,7 +38,7 @@ def main():
                 "bench.bookings_admin fills its tables with PostgreSQL's generate_series: set DATABASE_URL"
             )
         plans = _content()
-        client = _admin_client(Client)
+        client = admin_client(Client)
         pages = _pages(reverse, plans)
         figures = {
             "when": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -75,24 +76,6 @@ def _content():
         plan = RatePlan.objects.create(property=prop, room_type=room, model=model, vendor_id="room-base")
         plans.append((prop.pk, room.pk, plan.pk))
     return plans
-
-
-def _admin_client(client_class):
-    from django.conf import settings
-    from django.contrib.auth import get_user_model
-
-    admin = get_user_model().objects.create_superuser("bench-admin", "", "bench-password-1")
-    client = client_class(HTTP_HOST="localhost")
-    client.force_login(admin)
-    # A superuser passes a second factor before any screen (accounts.second_factor): as django_otp's login.
-    from django_otp import DEVICE_ID_SESSION_KEY
-    from django_otp.plugins.otp_totp.models import TOTPDevice
-
-    session = client.session
-    session[DEVICE_ID_SESSION_KEY] = TOTPDevice.objects.create(user=admin, name="bench", confirmed=True).persistent_id
-    session.save()
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return client
 
 
 def _pages(reverse, plans):
@@ -179,64 +162,16 @@ def _fill(connection, plans, made, size):
 
 
 def _measure(client, url, connection):
-    """Queries and median time of the page, rendered as a browser gets it."""
-    from django.test.utils import CaptureQueriesContext
-
-    response = client.get(url)  # warm up templates and caches
-    if response.status_code != 200:
-        raise RuntimeError(f"{url} answered {response.status_code}")
-    timings = []
-    for _ in range(RUNS):
-        with CaptureQueriesContext(connection) as queries:
-            started = time.perf_counter()
-            response = client.get(url)
-            timings.append(time.perf_counter() - started)
+    """Queries, median and fastest time of the page, PostgreSQL's time, its rows and its slowest plan."""
+    timings, queries, response = page_runs(client, url, connection, RUNS)
     return {
         "queries": len(queries),
-        "ms": round(1000 * sorted(timings)[len(timings) // 2], 1),
+        "ms": round(1000 * median(timings), 1),
         "best_ms": round(1000 * min(timings), 1),
-        "db_ms": _execution_ms(connection, queries.captured_queries),
-        "rows_shown": _rows(response.content.decode()),
-        "slowest_plan": _slowest_plan(connection, queries.captured_queries),
+        "db_ms": execution_ms(connection, queries, RUNS),
+        "rows_shown": table_rows(response.content.decode()),
+        "slowest_plan": slowest_plan(connection, queries),
     }
-
-
-def _slowest_plan(connection, captured):
-    """The plan of the page's slowest query as EXPLAIN ANALYZE prints it (in the JSON only: why a page grows)."""
-    plans = []
-    with connection.cursor() as cursor:
-        for query in captured:
-            if query["sql"].lstrip().upper().startswith("SELECT"):
-                cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + query["sql"])
-                plan = cursor.fetchone()[0][0]
-                plans.append((plan["Execution Time"], query["sql"]))
-        if not plans:
-            return ""
-        cursor.execute("EXPLAIN ANALYZE " + max(plans)[1])
-        return "\n".join(row[0] for row in cursor.fetchall())
-
-
-def _execution_ms(connection, captured):
-    """PostgreSQL's own execution time of the page's queries (EXPLAIN ANALYZE, median of RUNS): what the
-    database spends, without Python's rendering, which a busy machine makes noisy."""
-    runs = []
-    with connection.cursor() as cursor:
-        for _ in range(RUNS):
-            total = 0.0
-            for query in captured:
-                if not query["sql"].lstrip().upper().startswith("SELECT"):
-                    continue
-                cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + query["sql"])
-                total += cursor.fetchone()[0][0]["Execution Time"]
-            runs.append(total)
-    return round(sorted(runs)[len(runs) // 2], 2)
-
-
-def _rows(page):
-    """Rows of the page's result table (0 when the list is empty and shows no table)."""
-    if 'id="result_list"' not in page:
-        return 0
-    return page.split('id="result_list"', 1)[1].split("<tbody>", 1)[1].split("</tbody>", 1)[0].count("<tr")
 
 
 def report(figures):

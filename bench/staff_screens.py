@@ -14,8 +14,8 @@ import sys
 import time
 from datetime import UTC, date, datetime
 
-from bench.bookings_admin import _admin_client, _execution_ms
 from bench.harness import BENCH_DIR, fresh_database, setup_django
+from bench.pages import admin_client, execution_ms, median, page_runs
 
 #: Properties and settlement rows: the small estate fills a page of each list (100 properties, a hundred
 #: rows of the report's smallest measured category), so that both sizes show as many rows and the ratio is
@@ -36,7 +36,7 @@ def main():
     with fresh_database() as connection:
         if connection.vendor != "postgresql":
             raise SystemExit("bench.staff_screens fills its tables with PostgreSQL's generate_series: set DATABASE_URL")
-        superuser = _admin_client(Client)
+        superuser = admin_client(Client)
         figures = {
             "when": datetime.now(UTC).isoformat(timespec="seconds"),
             "database": connection.vendor,
@@ -217,23 +217,13 @@ def _pages(reverse, superuser, staff, reconciliation):
 
 
 def _measure(client, url, connection):
-    """Queries and the fastest and median times of the page, rendered as a browser gets it."""
-    from django.test.utils import CaptureQueriesContext
-
-    response = client.get(url)  # warm up templates and caches
-    if response.status_code != 200:
-        raise RuntimeError(f"{url} answered {response.status_code}")
-    timings = []
-    for _ in range(RUNS):
-        with CaptureQueriesContext(connection) as queries:
-            started = time.perf_counter()
-            response = client.get(url)
-            timings.append(time.perf_counter() - started)
+    """Queries, the fastest and median times of the page, PostgreSQL's time and the page's size."""
+    timings, queries, response = page_runs(client, url, connection, RUNS)
     return {
         "queries": len(queries),
         "ms": round(1000 * min(timings), 1),
-        "median_ms": round(1000 * sorted(timings)[len(timings) // 2], 1),
-        "db_ms": _execution_ms(connection, queries.captured_queries),
+        "median_ms": round(1000 * median(timings), 1),
+        "db_ms": execution_ms(connection, queries, RUNS),
         "kb": round(len(response.content) / 1024, 1),
     }
 

@@ -23,8 +23,8 @@ import time
 import tracemalloc
 from datetime import UTC
 
-from bench.bookings_admin import _admin_client, _execution_ms, _rows
 from bench.harness import BENCH_DIR, fresh_database, setup_django
+from bench.pages import admin_client, execution_ms, median, page_runs, table_rows
 
 SMALL = (1_000, 10_000, 2_000)  # attempts, cell changes, states beyond the properties' own
 LARGE = (1_000_000, 10_000_000, 30_000)
@@ -51,7 +51,7 @@ def main():
             raise SystemExit("bench.sync_screens fills its tables with PostgreSQL's generate_series: set DATABASE_URL")
         start = datetime.datetime.now(UTC).replace(microsecond=0) - datetime.timedelta(days=400)
         content = _content()
-        superuser = _admin_client(Client)
+        superuser = admin_client(Client)
         staff = _staff_client(Client, content["props"][0])
         pages = _pages(content, start)
         figures = {
@@ -323,31 +323,14 @@ def _fill_days(connection, content, days):
 
 
 def _measure(client, url, connection):
-    """Queries, median time and database time of the page, rendered as a browser gets it."""
-    from django.test.utils import CaptureQueriesContext
-
-    response = client.get(url)  # warm up templates and caches
-    if response.status_code != 200:
-        raise RuntimeError(f"{url} answered {response.status_code}")
-    timings = []
-    for _ in range(RUNS):
-        with CaptureQueriesContext(connection) as queries:
-            started = time.perf_counter()
-            response = client.get(url)
-            timings.append(time.perf_counter() - started)
+    """Queries, median time and PostgreSQL's time of the page, its rows, and a calendar's peak memory."""
+    timings, queries, response = page_runs(client, url, connection, RUNS)
     page = response.content.decode()
     figures = {
         "queries": len(queries),
-        "ms": round(1000 * sorted(timings)[len(timings) // 2], 1),
-        # A UNION (the date drill-down's probes) starts with "(": explained as the SELECT it is.
-        "db_ms": _execution_ms(
-            connection,
-            [
-                {"sql": f"SELECT * FROM ({query['sql']}) AS probes" if query["sql"].startswith("(") else query["sql"]}  # noqa: S608
-                for query in queries.captured_queries
-            ],
-        ),
-        "rows_shown": _rows(page) or _change_rows(page) or page.count('class="vh-ari-row'),
+        "ms": round(1000 * median(timings), 1),
+        "db_ms": execution_ms(connection, queries, RUNS),
+        "rows_shown": table_rows(page) or table_rows(page, "vh-ari-changes") or page.count('class="vh-ari-row'),
     }
     if "/calendar/" in url and "/changes/" not in url:
         figures["peak_kib"] = _peak_kib(client, url)
@@ -363,13 +346,6 @@ def _peak_kib(client, url):
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
     return round(sorted(peaks)[1] / 1024)
-
-
-def _change_rows(page):
-    """Rows of the change history's table."""
-    if 'id="vh-ari-changes"' not in page:
-        return 0
-    return page.split('id="vh-ari-changes"', 1)[1].split("<tbody>", 1)[1].split("</tbody>", 1)[0].count("<tr")
 
 
 def report(figures):

@@ -1,0 +1,82 @@
+"""Measuring admin pages at two sizes of data, for the screens' benchmarks (bench.bookings_admin,
+bench.staff_screens, bench.sync_screens): a logged-in superuser's client, a page's runs with their queries,
+and what PostgreSQL itself spends on those queries (steadier than the page's time on a busy machine)."""
+
+import time
+
+
+def admin_client(client_class):
+    """A test client logged in as a new superuser who passed the second factor, reading English."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django_otp import DEVICE_ID_SESSION_KEY
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    admin = get_user_model().objects.create_superuser("bench-admin", "", "bench-password-1")
+    client = client_class(HTTP_HOST="localhost")
+    client.force_login(admin)
+    # A superuser passes a second factor before any screen (accounts.second_factor): as django_otp's login.
+    session = client.session
+    session[DEVICE_ID_SESSION_KEY] = TOTPDevice.objects.create(user=admin, name="bench", confirmed=True).persistent_id
+    session.save()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+def page_runs(client, url, connection, runs):
+    """The page rendered runs times after a warm-up, as a browser gets it: the seconds of each run, the
+    queries of the last and its response."""
+    from django.test.utils import CaptureQueriesContext
+
+    response = client.get(url)  # warm up templates and caches
+    if response.status_code != 200:
+        raise RuntimeError(f"{url} answered {response.status_code}")
+    timings = []
+    for _ in range(runs):
+        with CaptureQueriesContext(connection) as queries:
+            started = time.perf_counter()
+            response = client.get(url)
+            timings.append(time.perf_counter() - started)
+    return timings, queries.captured_queries, response
+
+
+def median(values):
+    return sorted(values)[len(values) // 2]
+
+
+def _explained(connection, captured, options="ANALYZE, FORMAT JSON"):
+    """(execution ms, sql) of each SELECT among captured, as EXPLAIN ANALYZE measures it."""
+    measured = []
+    with connection.cursor() as cursor:
+        for query in captured:
+            sql = query["sql"].lstrip()
+            if sql.startswith("("):  # a UNION of probes (the date drill-down): explained as the SELECT it is
+                sql = f"SELECT * FROM ({sql}) AS probes"  # noqa: S608
+            if sql.upper().startswith("SELECT"):
+                cursor.execute(f"EXPLAIN ({options}) {sql}")
+                measured.append((cursor.fetchone()[0][0]["Execution Time"], sql))
+    return measured
+
+
+def execution_ms(connection, captured, runs):
+    """PostgreSQL's own execution time of the page's queries (EXPLAIN ANALYZE, median of runs): what the
+    database spends, without Python's rendering, which a busy machine makes noisy."""
+    return round(median([sum(ms for ms, _sql in _explained(connection, captured)) for _ in range(runs)]), 2)
+
+
+def slowest_plan(connection, captured):
+    """The plan of the page's slowest query as EXPLAIN ANALYZE prints it (for the JSON: why a page grows)."""
+    measured = _explained(connection, captured)
+    if not measured:
+        return ""
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN ANALYZE " + max(measured)[1])
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+def table_rows(page, table_id="result_list"):
+    """Rows of the page's table of that id (0 when the page shows none, as an empty list does)."""
+    marker = f'id="{table_id}"'
+    if marker not in page:
+        return 0
+    return page.split(marker, 1)[1].split("<tbody>", 1)[1].split("</tbody>", 1)[0].count("<tr")
