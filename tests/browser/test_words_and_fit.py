@@ -15,6 +15,9 @@ from bookings.settlement.models import Reconciliation
 from core.dates import korea_today
 from inbox.choices import EventKind
 from inbox.services import event_record
+from integration.content.resources import path_params
+from integration.hub import endpoints
+from integration.models import ResourceKind, SyncAttempt
 from integration.sync.outbox import sync_state_ensure
 from tests.bookings.factories import create_body, sellable
 from tests.bookings.signing import HubClient
@@ -66,6 +69,28 @@ def settled(prop):
     return reconciliation
 
 
+def logged(prop):
+    """Sync log rows of prop's widest kind: a rate plan's rates, one sent, one refused with the hub's reason."""
+    rate_plan = prop.rate_plans.order_by("pk").first()
+    state = sync_state_ensure(rate_plan, kind=ResourceKind.ARI_RATES)
+    path = endpoints.ARI_RATES.path(**path_params(rate_plan))
+    for status, outcome, message in (
+        (200, SyncAttempt.Outcome.SUCCESS, ""),
+        (400, SyncAttempt.Outcome.FAILED, "rates.0.date: must be within the next 365 days (2026-11-28 .. 2027-11-27)"),
+    ):
+        SyncAttempt.objects.create(
+            state=state,
+            property=prop,
+            method="POST",
+            path=path,
+            request_body={},
+            status_code=status,
+            hub_message=message,
+            outcome=outcome,
+            duration_ms=83,
+        )
+
+
 def fits(page, width):
     """Neither the page nor a list inside its box is wider than the window shows."""
     page.wait_for_load_state("load")
@@ -101,6 +126,8 @@ def test_the_pages_fit_the_window(page, live_server, selling, language, width, s
     )
     if width == 1366:  # on a phone the admin puts the filters under the list, which then scrolls in its box
         pages["sync-states"] = reverse("admin:integration_syncstate_changelist")
+        logged(selling)
+        pages["sync-log"] = reverse("admin:integration_syncattempt_changelist")
         pages["inbox"] = reverse("admin:inbox_event_changelist")
     for name, url in pages.items():
         page.goto(live_server.url + url)
