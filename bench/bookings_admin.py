@@ -14,7 +14,7 @@ import time
 from datetime import UTC, datetime
 
 from bench.harness import BENCH_DIR, fresh_database, setup_django
-from bench.pages import admin_client, execution_ms, median, page_runs, slowest_plan, table_rows
+from bench.pages import admin_client, comparison_lines, execution_ms, median, page_runs, slowest_plan, table_rows
 
 SMALL = (1_000, 5_000)  # bookings, calls
 LARGE = (1_000_000, 5_000_000)
@@ -182,17 +182,10 @@ def report(figures):
         f" filled in {figures['small_fill_seconds']} s and {figures['large_fill_seconds']} s",
         f"  {'':28}{'small: ' + format(small['bookings'], ',') + ' / ' + format(small['calls'], ','):>28}"
         f"{'large: ' + format(large['bookings'], ',') + ' / ' + format(large['calls'], ','):>34}",
-        f"  {'page':28}{'queries':>9}{'ms':>9}{'db ms':>9}{'rows':>7}   {'queries':>9}{'ms':>9}{'db ms':>9}"
-        f"{'rows':>7}{'x time':>9}{'x best':>8}{'x db':>8}",
+        *comparison_lines(
+            figures, ratios=(("x time", "time_ratio", 9), ("x best", "best_ratio", 8), ("x db", "db_ratio", 8))
+        ),
     ]
-    for name, row in figures["large"].items():
-        first = figures["small"][name]
-        lines.append(
-            f"  {name:28}{first['queries']:>9}{first['ms']:>9}{first['db_ms']:>9}{first['rows_shown']:>7}"
-            f"   {row['queries']:>9}{row['ms']:>9}{row['db_ms']:>9}{row['rows_shown']:>7}{row['time_ratio']:>9}"
-            f"{row['best_ratio']:>8}"
-            f"{row['db_ratio']:>8}"
-        )
     lines.append(
         "  goal: the same queries at both sizes, at most 1.5x the time (ms: the median; x best: the fastest"
         " runs' ratio; db ms: the database's own share)"

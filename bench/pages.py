@@ -80,3 +80,26 @@ def table_rows(page, table_id="result_list"):
     if marker not in page:
         return 0
     return page.split(marker, 1)[1].split("<tbody>", 1)[1].split("</tbody>", 1)[0].count("<tr")
+
+
+def comparison_lines(figures, *, name_header="page", name_width=28, extra=("rows", "rows_shown", 7), ratios=()):
+    """The table of a small-against-large run: a header, then a line per page with each size's queries, time,
+    database time and one more column (extra: its title, key and width), then the ratios (title, key, width)."""
+    title, key, width = extra
+
+    def cells(*values):
+        return f"{values[0]:>9}{values[1]:>9}{values[2]:>9}{values[3]:>{width}}"
+
+    headings = cells("queries", "ms", "db ms", title)
+    lines = [
+        f"  {name_header:{name_width}}{headings}   {headings}"
+        + "".join(f"{ratio:>{ratio_width}}" for ratio, _key, ratio_width in ratios)
+    ]
+    for name, large in figures["large"].items():
+        small = figures["small"][name]
+        lines.append(
+            f"  {name:{name_width}}"
+            + "   ".join(cells(page["queries"], page["ms"], page["db_ms"], page[key]) for page in (small, large))
+            + "".join(f"{large[ratio_key]:>{ratio_width}}" for _ratio, ratio_key, ratio_width in ratios)
+        )
+    return lines

@@ -15,7 +15,7 @@ import time
 from datetime import UTC, date, datetime
 
 from bench.harness import BENCH_DIR, fresh_database, setup_django
-from bench.pages import admin_client, execution_ms, median, page_runs
+from bench.pages import admin_client, comparison_lines, execution_ms, median, page_runs
 
 #: Properties and settlement rows: the small estate fills a page of each list (100 properties, a hundred
 #: rows of the report's smallest measured category), so that both sizes show as many rows and the ratio is
@@ -236,16 +236,14 @@ def report(figures):
         f" filled in {figures['small_fill_seconds']} s and {figures['large_fill_seconds']} s",
         f"  {'':32}{'small: ' + format(small['properties'], ',') + ' / ' + format(small['settlement_rows'], ','):>36}"
         f"{'large: ' + format(large['properties'], ',') + ' / ' + format(large['settlement_rows'], ','):>40}",
-        f"  {'page (properties / settlement rows)':32}{'queries':>9}{'ms':>9}{'db ms':>9}{'KB':>9}   {'queries':>9}"
-        f"{'ms':>9}{'db ms':>9}{'KB':>9}{'x time':>9}{'x db':>8}",
+        *comparison_lines(
+            figures,
+            name_header="page (properties / settlement rows)",
+            name_width=32,
+            extra=("KB", "kb", 9),
+            ratios=(("x time", "time_ratio", 9), ("x db", "db_ratio", 8)),
+        ),
     ]
-    for name, row in figures["large"].items():
-        first = figures["small"][name]
-        lines.append(
-            f"  {name:32}{first['queries']:>9}{first['ms']:>9}{first['db_ms']:>9}{first['kb']:>9}"
-            f"   {row['queries']:>9}{row['ms']:>9}{row['db_ms']:>9}{row['kb']:>9}{row['time_ratio']:>9}"
-            f"{row['db_ratio']:>8}"
-        )
     lines.append(
         "  ms: the fastest of each page's runs; goal: the same queries at both sizes, at most 1.5x the time"
         " (db ms: the database's own share)"

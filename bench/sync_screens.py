@@ -24,7 +24,7 @@ import tracemalloc
 from datetime import UTC
 
 from bench.harness import BENCH_DIR, fresh_database, setup_django
-from bench.pages import admin_client, execution_ms, median, page_runs, table_rows
+from bench.pages import admin_client, comparison_lines, execution_ms, median, page_runs, table_rows
 
 SMALL = (1_000, 10_000, 2_000)  # attempts, cell changes, states beyond the properties' own
 LARGE = (1_000_000, 10_000_000, 30_000)
@@ -361,16 +361,8 @@ def report(figures):
         f" {before} (after: {after});"
         f" filled in {figures['small_fill_seconds']} s and {figures['large_fill_seconds']} s",
         f"  {'':28}{'small: ' + sizes(small):>34}{'large: ' + sizes(large):>40}",
-        f"  {'page':28}{'queries':>9}{'ms':>9}{'db ms':>9}{'rows':>7}   {'queries':>9}{'ms':>9}{'db ms':>9}"
-        f"{'rows':>7}{'x time':>9}{'x db':>8}",
+        *comparison_lines(figures, ratios=(("x time", "time_ratio", 9), ("x db", "db_ratio", 8))),
     ]
-    for name, row in figures["large"].items():
-        first = figures["small"][name]
-        lines.append(
-            f"  {name:28}{first['queries']:>9}{first['ms']:>9}{first['db_ms']:>9}{first['rows_shown']:>7}"
-            f"   {row['queries']:>9}{row['ms']:>9}{row['db_ms']:>9}{row['rows_shown']:>7}{row['time_ratio']:>9}"
-            f"{row['db_ratio']:>8}"
-        )
     versus = figures["calendar_big_vs_small"]
     lines += [
         "",
