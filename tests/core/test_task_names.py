@@ -12,8 +12,9 @@ from pathlib import Path
 
 from django.conf import settings
 
+from tests.packages import project_packages
+
 ROOT = Path(__file__).resolve().parents[2]
-PRODUCT_PACKAGES = ("config", "core", "integration", "licenses", "bookings", "hubsandbox")
 #: The functions that queue a task by name, with the task's name as first argument.
 QUEUEING = {"job_queue", "queue_after_commit", "publish", "send_task"}
 
@@ -26,7 +27,7 @@ def queued_task_names():
     """{task name: where} for every call of a queueing function whose first argument is a constant,
     resolved in its module (a string, or a name bound to one there)."""
     found = {}
-    for package in PRODUCT_PACKAGES:
+    for package in sorted(project_packages()):
         for path in (ROOT / package).rglob("*.py"):
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in ast.walk(tree):
