@@ -238,7 +238,7 @@ class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
     ]
     list_select_related = ["property", "room_type"]
     # A part of any number or of the guest's name, whatever the case: one trigram index on PostgreSQL holds
-    # the five (bookings/0009_booking_search_trigram).
+    # the five (bookings/migrations/0001_initial.py).
     search_fields = [
         "vendor_booking_number",
         "channel_booking_number",

@@ -111,9 +111,9 @@ class Booking(models.Model):
         ]
         # The list's order (newest first, then id), each of its filters with that order, check-in and
         # check-out ranges (the front desk's arrivals and departures, in their order; in house: the nights'
-        # GIN index on PostgreSQL, 0008_booking_front_desk_indexes). The search
-        # for a part of any number or of the guest's name is one trigram index on PostgreSQL, in a migration
-        # (0009_booking_search_trigram). Every index is paid by every create: none twice.
+        # GIN index on PostgreSQL, in the migration). The search for a part of any number or of the guest's
+        # name is one trigram index on PostgreSQL, in the migration too (bookings/migrations/0001_initial.py).
+        # Every index is paid by every create: none twice.
         indexes = [
             models.Index(fields=["-created_at", "-id"], name="booking_newest_first"),
             models.Index(fields=["status", "created_at"], name="booking_status_created"),

@@ -59,18 +59,3 @@ def _django_logging(**kwargs):
     from django.conf import settings
 
     dictConfig(settings.LOGGING)
-
-
-@signals.worker_init.connect
-def _old_task_names(sender=None, **kwargs):
-    """A worker, once it has imported every task and before it takes a message or forks its pool, also
-    runs each renamed task under its old name (settings.RENAMED_TASKS, for one release): messages, durable
-    jobs and beat entries written before the upgrade still run. The alias is a subclass named as before,
-    so that its runs, retries and logs carry the name they were queued with."""
-    from django.conf import settings
-
-    for old, new in settings.RENAMED_TASKS.items():
-        if old in app.tasks or new not in app.tasks:
-            continue
-        task_class = type(app.tasks[new])
-        app.tasks.register(type(task_class.__name__, (task_class,), {"name": old, "__module__": task_class.__module__}))

@@ -226,29 +226,7 @@ TASK_QUEUES_BY_NAME = {
         "hubsandbox.tasks.sandbox_sell_task",
     ],
 }
-#: Each task is named by Celery's default (its module path); these are the names they had before (issue 23),
-#: kept for one release: every worker also runs a task under its old name (config.celery) and the old name
-#: is routed to the same queue, so that messages, durable jobs (core.Job) and beat entries written before
-#: the upgrade still run. Remove once no message, job row or beat entry carries an old name.
-RENAMED_TASKS = {
-    "integration.tasks.sync_resource": "integration.sync.tasks.sync_resource_task",
-    "integration.tasks.sync_sweeper": "integration.sync.tasks.sync_sweeper_task",
-    "integration.tasks.sync_attempts_purge_task": "integration.sync.tasks.sync_attempts_purge_task",
-    "integration.tasks.ari_history_purge_task": "integration.ari.tasks.ari_history_purge_task",
-    "integration.tasks.catalog_refresh_task": "integration.catalog.tasks.catalog_refresh_task",
-    "integration.tasks.sales_channels_refresh": "integration.channels.tasks.sales_channels_refresh_task",
-    "integration.tasks.property_channels_refresh_requested": (
-        "integration.channels.tasks.property_channels_refresh_requested_task"
-    ),
-    "integration.tasks.property_channels_refresh": "integration.channels.tasks.property_channels_refresh_task",
-    "integration.tasks.drift_checks_run": "integration.drift.tasks.drift_checks_run_task",
-    "integration.tasks.drift_checks_weekly": "integration.drift.tasks.drift_checks_weekly_task",
-    "settlement.tasks.reconciliation_run_task": "bookings.settlement.tasks.reconciliation_run_task",
-    "settlement.tasks.reconciliations_nightly_task": "bookings.settlement.tasks.reconciliations_nightly_task",
-    "core.tasks.job_sweeper": "core.tasks.job_sweeper_task",
-}
 CELERY_TASK_ROUTES = {name: {"queue": queue} for queue, names in TASK_QUEUES_BY_NAME.items() for name in names}
-CELERY_TASK_ROUTES |= {old: CELERY_TASK_ROUTES[new] for old, new in RENAMED_TASKS.items()}
 # A worker started without -Q takes every queue (a small install runs one such worker).
 CELERY_TASK_QUEUES = [Queue(name) for name in TASK_QUEUES_BY_NAME]
 CELERY_TASK_DEFAULT_QUEUE = "bulk"

@@ -1,7 +1,7 @@
 """Celery tasks of the sync engine: thin wrappers that load by id and call one function of the engine.
 
-Each is named by Celery's default, its module path (config.settings.RENAMED_TASKS keeps the old names for
-one release); the outbox queues sync_resource_task by name (SEND_TASK) rather than importing this module.
+Each is named by Celery's default, its module path; the outbox queues sync_resource_task by name (SEND_TASK)
+rather than importing this module.
 """
 
 from celery import shared_task

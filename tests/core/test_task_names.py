@@ -12,8 +12,9 @@ from pathlib import Path
 
 from django.conf import settings
 
+from tests.packages import project_packages
+
 ROOT = Path(__file__).resolve().parents[2]
-PRODUCT_PACKAGES = ("config", "core", "integration", "licenses", "bookings", "hubsandbox")
 #: The functions that queue a task by name, with the task's name as first argument.
 QUEUEING = {"job_queue", "queue_after_commit", "publish", "send_task"}
 
@@ -26,7 +27,7 @@ def queued_task_names():
     """{task name: where} for every call of a queueing function whose first argument is a constant,
     resolved in its module (a string, or a name bound to one there)."""
     found = {}
-    for package in PRODUCT_PACKAGES:
+    for package in sorted(project_packages()):
         for path in (ROOT / package).rglob("*.py"):
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in ast.walk(tree):
@@ -64,7 +65,7 @@ def _fresh_python(code, stdin="", **env):
 
 
 # What `celery -A config worker` registers before it takes a message: the app's autodiscovery, then the
-# receivers of worker_init (the old names of renamed tasks). {name: [module, class name]} of each task.
+# receivers of worker_init. {name: [module, class name]} of each task.
 WORKER = """
 import django, json
 django.setup()
@@ -73,45 +74,6 @@ from config.celery import app
 app.loader.init_worker()
 signals.worker_init.send(sender=None)
 print(json.dumps({name: [type(task).__module__, type(task).__name__] for name, task in app.tasks.items()}))
-"""
-
-# A real worker (solo pool, in-memory broker) in a fresh process, sent one message under each renamed
-# task's old name and one under its new name: which task each message ran and through which queue. The
-# tasks' own work is replaced by nothing (there is no database here): what counts is where a message goes.
-OLD_NAMES_RUN = """
-import json, threading
-import django
-django.setup()
-from celery import signals
-from celery.contrib.testing.worker import start_worker
-from django.conf import settings
-from config.celery import app
-from core.heartbeat import WorkerHeartbeat
-from core.queue import publish
-
-app.loader.import_default_modules()
-for name in settings.RENAMED_TASKS.values():
-    type(app.tasks[name]).run = staticmethod(lambda *args, **kwargs: None)
-app.steps["worker"].discard(WorkerHeartbeat)
-signals.worker_ready.disconnect(dispatch_uid="integration.sync_leases_release")
-expected = {*settings.RENAMED_TASKS, *settings.RENAMED_TASKS.values()}
-ran, done = {}, threading.Event()
-
-def seen(sender=None, task=None, **kwargs):
-    new = settings.RENAMED_TASKS.get(task.name, task.name)
-    ran[task.name] = {
-        "runs": new if isinstance(task, type(app.tasks[new])) else None,
-        "queue": task.request.delivery_info.get("routing_key"),
-    }
-    if set(ran) >= expected:
-        done.set()
-
-signals.task_prerun.connect(seen, weak=False)
-with start_worker(app, pool="solo", perform_ping_check=False, loglevel="WARNING", shutdown_timeout=30):
-    for name in sorted(expected):
-        publish(name, (1,))
-    done.wait(90)
-print(json.dumps(ran))
 """
 
 # What gunicorn loads (config.wsgi), then one message per name on an in-memory broker, read back.
@@ -177,27 +139,9 @@ def test_every_task_the_worker_knows_is_routed_to_a_queue_by_name():
 def test_each_task_is_named_by_its_module_path_and_function_ending_in_task():
     tasks = _fresh_python(WORKER, HUB_SANDBOX_ENABLED="true")
 
-    current = {name: where for name, where in tasks.items() if name not in settings.RENAMED_TASKS}
     misnamed = {
         name: ".".join(where)
-        for name, where in current.items()
+        for name, where in tasks.items()
         if not name.startswith("celery.") and (name != ".".join(where) or not name.endswith("_task"))
     }
     assert misnamed == {}
-    # Each old name is the same task (a subclass of it, named as before), for one release.
-    assert {old: ".".join(tasks[old]) for old in settings.RENAMED_TASKS} == dict(settings.RENAMED_TASKS)
-    assert all(new in current for new in settings.RENAMED_TASKS.values())
-
-
-def test_each_task_is_named_by_its_module_path_and_its_old_name_still_runs_it_on_the_same_queue():
-    ran = _fresh_python(OLD_NAMES_RUN, CELERY_BROKER_URL="memory://localhost/")
-
-    expected = {}
-    for old, new in settings.RENAMED_TASKS.items():
-        queue = settings.CELERY_TASK_ROUTES[new]["queue"]
-        expected[old] = expected[new] = {"runs": new, "queue": queue}
-    assert ran == expected
-    assert ran["integration.tasks.sync_resource"] == {
-        "runs": "integration.sync.tasks.sync_resource_task",
-        "queue": "hub",
-    }
