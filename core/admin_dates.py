@@ -4,9 +4,10 @@ Django lists the years, months or days that hold rows with a SELECT DISTINCT of 
 every row of the list (the whole log at its top level), and finds the list's first and last date with a
 MIN and a MAX that scan every row when the list joins or filters by a subquery (a staff member's). Here
 the first and last are the first row of each end of the date's index, and each period between them is
-probed: one query of a LIMIT 1 per period (at most 31, in one UNION ALL), each a range of the indexed
-date, so a level costs the same with a thousand rows or millions. What staff see is Django's drill-down
-itself: the same links, titles and template.
+probed: one query of an EXISTS per period (at most 31, as the columns of one SELECT), each a range of the
+indexed date, so a level costs the same with a thousand rows or millions. What staff see is Django's
+drill-down itself: the same links, titles and template. (Not a UNION ALL of LIMIT 1 queries: SQLite
+refuses a LIMIT in a compound statement's parts, and the drill-down runs on both engines.)
 """
 
 import datetime
@@ -14,7 +15,7 @@ from typing import cast
 
 from django.contrib.admin.templatetags.admin_list import date_hierarchy
 from django.contrib.admin.views.main import ChangeList
-from django.db.models import IntegerField, Value
+from django.db.models import Exists
 from django.utils import timezone
 
 
@@ -63,14 +64,15 @@ class _ProbedDates:
         if first is None:
             return []
         periods = _periods(timezone.localtime(first), timezone.localtime(last), kind)
-        probes = [
-            self._queryset.filter(**{f"{field_name}__gte": start, f"{field_name}__lt": end})
-            .annotate(period=Value(n, output_field=IntegerField()))
-            .values_list("period", flat=True)[:1]
+        probes = {
+            f"held{n}": Exists(self._queryset.filter(**{f"{field_name}__gte": start, f"{field_name}__lt": end}))
             for n, (start, end) in enumerate(periods)
-        ]
-        held = set(probes[0].union(*probes[1:], all=True))
-        return [start for n, (start, _end) in enumerate(periods) if n in held]
+        }
+        # The probes are the columns of one row: the first of the date's index, as for the first date.
+        held = self._queryset.order_by(field_name).annotate(**probes).values_list(*probes).first()
+        if held is None:  # the retention purge removed every row since the first date was read
+            return []
+        return [start for (start, _end), is_held in zip(periods, held, strict=True) if is_held]
 
 
 def _periods(first, last, kind):

@@ -9,7 +9,14 @@ from django.db import IntegrityError, transaction
 from core.dates import korea_today
 from integration.ari.dates import DateRange, ari_window, clamp_ranges, merge_ranges, ranges_of
 from integration.ari.inventory import NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
-from integration.ari.services import AriEdit, Operation, ari_edit_apply, ari_edit_plan, ari_edit_validate
+from integration.ari.services import (
+    AriEdit,
+    Operation,
+    ari_edit_apply,
+    ari_edit_plan,
+    ari_edit_validate,
+    ari_mark_dirty,
+)
 from integration.hub.payloads import MAX_ARI_ENTRIES, ari_runs, build_ari_bodies
 from integration.models import (
     AriDirtyRange,
@@ -331,6 +338,37 @@ def test_a_hold_takes_every_night_or_none_and_queues_the_availability_push(conte
 
     inventory_hold(room_type=room_type, dates=[day(1)])
     assert AriDirtyRange.objects.filter(state__kind="ari_avails", date_from=day(1), date_to=day(1)).exists()
+
+
+def test_the_first_hold_of_a_room_type_with_no_outbox_row_holds_and_queues_its_push(content):
+    # Days loaded without an edit (a restore, say): no outbox row to add the range to. On PostgreSQL the
+    # nights' update runs inside the outbox's WITH, which then finds no row; elsewhere before it.
+    room_type, _standalone, _package = content
+    RoomTypeDay.objects.bulk_create(
+        RoomTypeDay(room_type=room_type, date=day(n), allotment=2, available=2) for n in (1, 2)
+    )
+    assert not SyncState.objects.filter(kind="ari_avails").exists()
+
+    inventory_hold(room_type=room_type, dates=[day(1), day(2)])
+
+    assert list(RoomTypeDay.objects.order_by("date").values_list("held", "available")) == [(1, 1), (1, 1)]
+    state = SyncState.objects.get(kind="ari_avails", object_id=room_type.pk)
+    assert (state.status, state.queued_at is not None) == ("pending", True)
+    assert list(AriDirtyRange.objects.values_list("state", "date_from", "date_to")) == [(state.pk, day(1), day(2))]
+
+
+def test_a_change_marked_dirty_for_no_dates_still_runs(content):
+    room_type, _standalone, _package = content
+    RoomTypeDay.objects.create(room_type=room_type, date=day(1), allotment=2, available=2)
+    change = (
+        f"UPDATE {RoomTypeDay._meta.db_table} SET allotment = 3, available = 3 WHERE room_type_id = %s",  # noqa: S608
+        [room_type.pk],
+    )
+
+    ari_mark_dirty(room_type, kind="ari_avails", dates=[], along=change)
+
+    assert RoomTypeDay.objects.get().allotment == 3
+    assert not AriDirtyRange.objects.exists()
 
 
 def test_take_and_release_keep_the_counts_whole(content):

@@ -3,10 +3,12 @@
 import pytest
 
 from hubsandbox import state
-from integration.models import SalesChannel
+from integration.models import SalesChannel, SyncState
 from integration.sync.batch import sync_pending
+from integration.sync.choices import SyncStatus
 from integration.sync.outbox import sync_mark_changed
 from tests.factories import PropertyFactory, hub_content
+from tests.hub_fixtures import wait_until
 
 
 @pytest.fixture
@@ -16,11 +18,15 @@ def manual_review(settings):
 
 
 def at_hub(prop):
-    """Send a property's content to the sandbox hub now (in-process), as the queue would."""
+    """Send a property's content to the sandbox hub now (in-process), as the queue would. A test's worker
+    takes some of the sends the marks queue (the in-process send finds those rows busy, and their
+    children waiting): the content is at the hub once every row is synced, whoever sent it."""
     for obj in [prop, *prop.room_types.all(), *prop.rate_plan_models.all(), *prop.rate_plans.all()]:
         sync_mark_changed(obj)
     summary = sync_pending(property=prop)
     assert not summary.failures, summary.failures
+    rows = SyncState.objects.filter(property=prop)
+    wait_until(lambda: not rows.exclude(status=SyncStatus.SYNCED).exists(), message="the property's content")
     assert state.get_resource("property", prop.vendor_id) is not None
 
 

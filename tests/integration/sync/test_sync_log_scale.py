@@ -8,11 +8,12 @@ import pytest
 from django.conf import settings
 from django.contrib.admin.templatetags.admin_list import date_hierarchy
 from django.db import connection
+from django.db.models import Max, Min
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from core import paging
-from core.admin_dates import probed_date_hierarchy
+from core.admin_dates import _ProbedDates, probed_date_hierarchy
 from core.dates import KOREA
 from integration.models import SyncAttempt, SyncState
 from integration.sync.outbox import sync_state_ensure
@@ -145,6 +146,29 @@ def test_the_drill_down_lists_the_periods_djangos_would(rf, superuser, state):
         choice["title"] for choice in probed_date_hierarchy(model_admin.get_changelist_instance(request))["choices"]
     ]
     assert titles == ["January 2026", "March 2026"]
+
+
+def first_and_last(dates):
+    """What date_hierarchy asks first of a queryset: its first and last date."""
+    return dates.aggregate(first=Min("created_at"), last=Max("created_at"))
+
+
+def test_a_level_of_the_drill_down_probes_its_periods_in_one_query(state):
+    attempts(state, [korea(2025, 3, 2), korea(2025, 7, 1), korea(2026, 1, 20)])
+    dates = _ProbedDates(SyncAttempt.objects.all())
+    assert first_and_last(dates) == {"first": korea(2025, 3, 2), "last": korea(2026, 1, 20)}
+    with CaptureQueriesContext(connection) as queries:
+        months = dates.datetimes("created_at", "month")
+    assert months == [korea(2025, 3, 1), korea(2025, 7, 1), korea(2026, 1, 1)]
+    assert len(queries.captured_queries) == 1  # eleven months probed
+
+
+def test_a_drill_down_whose_rows_were_purged_meanwhile_lists_no_period(state):
+    attempts(state, [korea(2026, 3, 2)])
+    dates = _ProbedDates(SyncAttempt.objects.all())
+    first_and_last(dates)
+    SyncAttempt.objects.all().delete()  # the retention purge, between the two reads of a page
+    assert dates.datetimes("created_at", "day") == []
 
 
 def test_a_day_of_the_drill_down_lists_that_korean_days_attempts(client, superuser, state):
