@@ -11,7 +11,7 @@ export HUB_SANDBOX_ENABLED ?= true
 # point at it (`make run PORT=8100`).
 export PORT ?= 8000
 
-.PHONY: run test lint messages setup bench
+.PHONY: run test lint messages setup bench .env
 
 $(VENV)/.runtime: requirements.txt constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,8 +26,17 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
 messages: $(VENV)/.runtime
 	$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=var --verbosity=0
 
-## setup: install, translations, migrations and the demo data
-setup: $(VENV)/.runtime messages
+## .env: this checkout's development settings (git-ignored, rewritten by every setup): the port and the
+## services when given, so that `.venv/bin/python manage.py ...` run by hand works as `make run` does
+.env:
+	printf '%s\n' '# Written by make setup (and make run): the development settings manage.py reads here.' \
+	  '# Rewritten at every setup; a variable of the environment wins over this file.' \
+	  DJANGO_DEBUG=$(DJANGO_DEBUG) HUB_SANDBOX_ENABLED=$(HUB_SANDBOX_ENABLED) \
+	  PORT=$(PORT) LOCAL_ORIGIN=http://127.0.0.1:$(PORT) \
+	  $(foreach name,DATABASE_URL CELERY_BROKER_URL CACHE_URL,$(if $($(name)),'$(name)=$($(name))')) > $@
+
+## setup: install, translations, migrations and the demo data, and .env
+setup: $(VENV)/.runtime messages .env
 	mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo

@@ -24,6 +24,7 @@ def manage(*args, env):
     """Run manage.py in a fresh process with exactly the given configuration."""
     base = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "HUB_", "VENDOR_"))}
     base["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    base["DJANGO_ENV_FILE"] = ""  # as production: no checkout's .env
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
