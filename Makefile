@@ -39,12 +39,15 @@ messages: $(VENV)/.runtime
 setup: $(VENV)/.runtime messages .env
 	mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py seed_demo $(SEED_DEMO_OPTIONS)
 
 ## run: web on http://127.0.0.1:$(PORT), Celery worker and beat, the sandbox as hub; Ctrl-C stops all
 # honcho gives each process its own PORT (web PORT, worker PORT+100, ...): every URL derived from the
 # port (both sandbox hubs, the vendor URL, SITE_URL) comes from LOCAL_ORIGIN, fixed here once for all three.
 # honcho is a development tool (requirements-dev.txt): production starts Procfile's processes its own way.
+# The login (password, recovery codes) waits for Procfile.dev's `login`, which shows it once web answers:
+# last, not buried under the workers' start-up (a target's variable reaches the setup it runs).
+run: SEED_DEMO_OPTIONS = --keep-login
 run: $(VENV)/.dev setup
 	LOCAL_ORIGIN=http://127.0.0.1:$(PORT) exec $(BIN)/honcho --procfile Procfile.dev start --port $(PORT)
 
