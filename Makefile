@@ -41,7 +41,8 @@ setup: $(VENV)/.runtime messages .env
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo $(SEED_DEMO_OPTIONS)
 
-## run: web on http://127.0.0.1:$(PORT), Celery worker and beat, the sandbox as hub; Ctrl-C stops all
+## run: web on http://127.0.0.1:$(PORT), Celery workers and beat, the sandbox as hub; Ctrl-C stops all (the
+## workers finish their task first: config.dev_processes)
 # honcho gives each process its own PORT (web PORT, worker PORT+100, ...): every URL derived from the
 # port (both sandbox hubs, the vendor URL, SITE_URL) comes from LOCAL_ORIGIN, fixed here once for all three.
 # honcho is a development tool (requirements-dev.txt): production starts Procfile's processes its own way.
@@ -49,7 +50,7 @@ setup: $(VENV)/.runtime messages .env
 # last, not buried under the workers' start-up (a target's variable reaches the setup it runs).
 run: SEED_DEMO_OPTIONS = --keep-login
 run: $(VENV)/.dev setup
-	LOCAL_ORIGIN=http://127.0.0.1:$(PORT) exec $(BIN)/honcho --procfile Procfile.dev start --port $(PORT)
+	LOCAL_ORIGIN=http://127.0.0.1:$(PORT) exec $(BIN)/python -m config.dev_processes --procfile Procfile.dev start --port $(PORT)
 
 ## lint: ruff's checks and formatting, the import contracts of .importlinter (imports run one way), and
 ## mypy's types where the logic lives (pyproject.toml, [tool.mypy])

@@ -9,7 +9,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PRINT_SETTINGS = (
     "from django.conf import settings as s; "
-    "print(s.DEBUG, 'hubsandbox' in s.INSTALLED_APPS, s.LOCAL_ORIGIN, s.HUB_SANDBOX_VENDOR_URL, s.CACHES['default']['BACKEND'])"
+    "print(s.DEBUG, 'hubsandbox' in s.INSTALLED_APPS, s.LOCAL_ORIGIN, s.HUB_SANDBOX_VENDOR_URL, "
+    "s.CACHES['default']['BACKEND'])"
 )
 #: What the Makefile exports when nothing is given (`make setup` with no variables).
 MAKE_DEFAULTS = {"PORT", "DJANGO_DEBUG", "HUB_SANDBOX_ENABLED"}
