@@ -19,30 +19,41 @@ LOGIN_FILE = settings.VAR_DIR / "demo-login.txt"
 
 def demo_login_seed():
     """Seed the demo (integration.demo); when that created the admin, give them recovery codes, so that
-    the second step can be passed before an authenticator app is set up. (The demo property, the lines
-    that say how to log in): a password and codes appear in them only this once."""
+    the second step can be passed before an authenticator app is set up. (The demo property, whether it
+    created the admin, the lines that say how to log in): a password and codes appear only this once."""
     result = demo_seed()
     admin_url = f"{settings.LOCAL_ORIGIN}/admin/"
     if result.admin_password is None:
-        return result.property, [
-            f"Log in at {admin_url} as {result.admin_username}. To set a new password:",
-            f".venv/bin/python manage.py changepassword {result.admin_username}",
-        ]
+        return (
+            result.property,
+            False,
+            [
+                f"Log in at {admin_url} as {result.admin_username}. To set a new password:",
+                f".venv/bin/python manage.py changepassword {result.admin_username}",
+            ],
+        )
     admin = get_user_model().objects.get(username=result.admin_username)
     codes = recovery_codes_renew(user=admin)
     half = len(codes) // 2
-    return result.property, [
-        f"Log in at {admin_url} as {result.admin_username} / {result.admin_password}",
-        "The second step asks for an authenticator app's code; until you set one up, type one of these",
-        "recovery codes instead (each works once):",
-        "  " + "  ".join(codes[:half]),
-        "  " + "  ".join(codes[half:]),
-        "Created the admin user: the password and codes are shown only this once.",
-    ]
+    return (
+        result.property,
+        True,
+        [
+            f"Log in at {admin_url} as {result.admin_username} / {result.admin_password}",
+            "The second step asks for an authenticator app's code; until you set one up, type one of these",
+            "recovery codes instead (each works once):",
+            "  " + "  ".join(codes[:half]),
+            "  " + "  ".join(codes[half:]),
+            "Created the admin user: the password and codes are shown only this once.",
+        ],
+    )
 
 
-def login_keep(lines):
-    """Leave the login for the box (readable by this user only)."""
+def login_keep(lines, *, created):
+    """Leave the login for the box (readable by this user only). A password not shown yet (make run was
+    stopped before the web server answered) stays until shown, over a later run's lines without one."""
+    if not created and LOGIN_FILE.exists():
+        return
     LOGIN_FILE.parent.mkdir(parents=True, exist_ok=True)
     LOGIN_FILE.touch(mode=0o600)
     LOGIN_FILE.write_text("\n".join(lines) + "\n", encoding="utf-8")

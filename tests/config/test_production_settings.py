@@ -71,11 +71,11 @@ def test_development_mode_starts_with_embedded_defaults():
 
 
 def bare(*args):
-    """Run manage.py with nothing set at all, as a fresh shell or a hook runs it."""
+    """Run manage.py with nothing set at all, as a fresh shell or a hook runs it on a server (no .env there)."""
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
-        env={"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root")},
+        env={"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"), "DJANGO_ENV_FILE": ""},
         capture_output=True,
         text=True,
         timeout=120,

@@ -83,6 +83,19 @@ def test_under_make_run_the_login_waits_for_the_box_and_is_shown_once(tmp_path, 
     assert "http://127.0.0.1:8000/admin/" in second.getvalue()
 
 
+def test_a_login_not_shown_yet_outlives_the_next_run(tmp_path, monkeypatch):
+    """make run stopped before the web server answered: the next run's box still shows the password."""
+    monkeypatch.setattr(demo_login, "LOGIN_FILE", tmp_path / "demo-login.txt")
+    monkeypatch.setattr(demo_login, "web_settled", lambda origin, timeout: True)
+    call_command("seed_demo", "--keep-login", stdout=StringIO())
+    call_command("seed_demo", "--keep-login", stdout=StringIO())
+    box = StringIO()
+
+    call_command("demo_login", stdout=box)
+
+    assert printed_password(box.getvalue())
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_box_waits_for_the_workers_and_the_first_sends(live_server):
     started = time.monotonic()

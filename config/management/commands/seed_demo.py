@@ -20,10 +20,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, keep_login, **options):
-        demo_property, login = demo_login_seed()
+        demo_property, created, login = demo_login_seed()
         self.stdout.write(f"Demo property: {demo_property}")
         if keep_login:
-            login_keep(login)
+            login_keep(login, created=created)
             self.stdout.write("How to log in is shown once the web server answers.")
         else:
             self.stdout.write("\n".join(login))
