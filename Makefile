@@ -11,7 +11,7 @@ export HUB_SANDBOX_ENABLED ?= true
 # point at it (`make run PORT=8100`).
 export PORT ?= 8000
 
-.PHONY: run test lint messages setup bench
+.PHONY: run test lint messages setup bench .env
 
 $(VENV)/.runtime: requirements.txt constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,18 +26,31 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
 messages: $(VENV)/.runtime
 	$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=var --verbosity=0
 
-## setup: install, translations, migrations and the demo data
-setup: $(VENV)/.runtime messages
+## .env: this checkout's development settings (git-ignored, rewritten by every setup): the port and the
+## services when given, so that `.venv/bin/python manage.py ...` run by hand works as `make run` does
+.env:
+	printf '%s\n' '# Written by make setup (and make run): the development settings manage.py reads here.' \
+	  '# Rewritten at every setup; a variable of the environment wins over this file.' \
+	  DJANGO_DEBUG=$(DJANGO_DEBUG) HUB_SANDBOX_ENABLED=$(HUB_SANDBOX_ENABLED) \
+	  PORT=$(PORT) LOCAL_ORIGIN=http://127.0.0.1:$(PORT) \
+	  $(foreach name,DATABASE_URL CELERY_BROKER_URL CACHE_URL,$(if $($(name)),'$(name)=$($(name))')) > $@
+
+## setup: install, translations, migrations and the demo data, and .env
+setup: $(VENV)/.runtime messages .env
 	mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py seed_demo $(SEED_DEMO_OPTIONS)
 
-## run: web on http://127.0.0.1:$(PORT), Celery worker and beat, the sandbox as hub; Ctrl-C stops all
+## run: web on http://127.0.0.1:$(PORT), Celery workers and beat, the sandbox as hub; Ctrl-C stops all (the
+## workers finish their task first: config.dev_processes)
 # honcho gives each process its own PORT (web PORT, worker PORT+100, ...): every URL derived from the
 # port (both sandbox hubs, the vendor URL, SITE_URL) comes from LOCAL_ORIGIN, fixed here once for all three.
 # honcho is a development tool (requirements-dev.txt): production starts Procfile's processes its own way.
+# The login (password, recovery codes) waits for Procfile.dev's `login`, which shows it once web answers:
+# last, not buried under the workers' start-up (a target's variable reaches the setup it runs).
+run: SEED_DEMO_OPTIONS = --keep-login
 run: $(VENV)/.dev setup
-	LOCAL_ORIGIN=http://127.0.0.1:$(PORT) exec $(BIN)/honcho --procfile Procfile.dev start --port $(PORT)
+	LOCAL_ORIGIN=http://127.0.0.1:$(PORT) exec $(BIN)/python -m config.dev_processes --procfile Procfile.dev start --port $(PORT)
 
 ## lint: ruff's checks and formatting, the import contracts of .importlinter (imports run one way), and
 ## mypy's types where the logic lives (pyproject.toml, [tool.mypy])

@@ -5,7 +5,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.http import urlencode
 
-from .second_factor import second_factor_enrolled, second_factor_required
+from .second_factor import second_factor_can_verify, second_factor_required
 
 #: The admin's own pages a person reaches before the second factor (by URL name).
 OPEN_PAGES = ("login", "logout", "second_factor", "second_factor_verify", "jsi18n")
@@ -22,6 +22,6 @@ class SecondFactorMiddleware:
         if request.path.startswith(admin_root) and not request.user.is_verified():
             open_pages = {reverse(f"admin:{name}") for name in OPEN_PAGES}
             if request.path not in open_pages and second_factor_required(request.user):
-                page = "admin:second_factor_verify" if second_factor_enrolled(request.user) else "admin:second_factor"
+                page = "admin:second_factor_verify" if second_factor_can_verify(request.user) else "admin:second_factor"
                 return redirect(f"{reverse(page)}?{urlencode({'next': request.get_full_path()})}")
         return self.get_response(request)

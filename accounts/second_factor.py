@@ -48,6 +48,14 @@ def second_factor_enrolled(user):
     return TOTPDevice.objects.filter(user=user, confirmed=True).exists()
 
 
+def second_factor_can_verify(user):
+    """Whether user has something to type a code from: a confirmed app, or recovery codes left (the demo
+    admin starts with codes only, printed by seed_demo, so that the demo opens without an app)."""
+    return (
+        second_factor_enrolled(user) or StaticToken.objects.filter(device__user=user, device__confirmed=True).exists()
+    )
+
+
 def enrolment_device(user):
     """The authenticator app being set up for user (created once, unconfirmed until a code matches)."""
     device = TOTPDevice.objects.filter(user=user, confirmed=False).first()

@@ -80,7 +80,7 @@ def verify_view(request, site):
     """The code after the password: from the app, or a recovery code; then on to where they were going."""
     if request.user.is_verified():
         return redirect(_next_url(request))
-    if not second_factor.second_factor_enrolled(request.user):
+    if not second_factor.second_factor_can_verify(request.user):
         return redirect(f"{reverse('admin:second_factor')}?next={_next_url(request)}")
     form = CodeForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():

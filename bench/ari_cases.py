@@ -13,6 +13,7 @@ from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from bench.pages import superuser_client
 from bench.sync_cases import measure
 from core.dates import korea_today
 from integration.ari.dates import DateRange
@@ -160,11 +161,7 @@ def bulk_edit():
 def grid_page(url_for):
     """Queries and render time of a month of the calendar grid: 10 room types x 3 rate plans, against a
     grid of one room type with one rate plan. url_for(prop) is the grid's URL."""
-    from django.contrib.auth import get_user_model
-
-    admin = get_user_model().objects.create_superuser("bench-admin", "", "bench-password-1")
-    client = Client(HTTP_HOST="localhost")
-    client.force_login(admin)
+    client = superuser_client(Client)
     figures = {}
     for label, rooms, models in (("small", 1, 1), ("large", 10, 3)):
         prop, room_types = create_property(f"grid-{label}", rooms, models)

@@ -1,13 +1,13 @@
-"""Measuring admin pages at two sizes of data, for the screens' benchmarks (bench.bookings_admin,
+"""Measuring admin pages at two sizes of data, for the screens' benchmarks (bench.ari, bench.bookings_admin,
 bench.staff_screens, bench.sync_screens): a logged-in superuser's client, a page's runs with their queries,
 and what PostgreSQL itself spends on those queries (steadier than the page's time on a busy machine)."""
 
 import time
 
 
-def admin_client(client_class):
-    """A test client logged in as a new superuser who passed the second factor, reading English."""
-    from django.conf import settings
+def superuser_client(client_class):
+    """A test client logged in as a new superuser who passed the second factor, as staff log in: no admin
+    page answers before it (accounts.second_factor), only a redirect to it."""
     from django.contrib.auth import get_user_model
     from django_otp import DEVICE_ID_SESSION_KEY
     from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -15,10 +15,18 @@ def admin_client(client_class):
     admin = get_user_model().objects.create_superuser("bench-admin", "", "bench-password-1")
     client = client_class(HTTP_HOST="localhost")
     client.force_login(admin)
-    # A superuser passes a second factor before any screen (accounts.second_factor): as django_otp's login.
+    # As django_otp's login does once a code matched.
     session = client.session
     session[DEVICE_ID_SESSION_KEY] = TOTPDevice.objects.create(user=admin, name="bench", confirmed=True).persistent_id
     session.save()
+    return client
+
+
+def admin_client(client_class):
+    """superuser_client, reading English."""
+    from django.conf import settings
+
+    client = superuser_client(client_class)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     return client
 

@@ -171,9 +171,30 @@ def _backlog_sentence(part, *, count, oldest, idle, waiting, failed):
     return part.ok, sentence
 
 
+def service_names():
+    """{service: its name on the dashboard}, saying what is configured: development runs on SQLite, each
+    process's own memory as cache and files as task queue, production on PostgreSQL and Redis."""
+    database = {"postgresql": "PostgreSQL", "sqlite": "SQLite"}.get(connection.vendor, connection.vendor)
+    cache_backend = settings.CACHES["default"]["BACKEND"]
+    if "redis" in cache_backend.lower():
+        cache_kind = "Redis"
+    elif cache_backend.endswith("LocMemCache"):
+        cache_kind = _("the memory of each process")
+    else:
+        cache_kind = cache_backend.rsplit(".", 1)[-1]
+    broker_scheme = settings.CELERY_BROKER_URL.partition("://")[0]
+    broker_kinds = {"filesystem": _("files under var/broker"), "memory": _("the memory of this process")}
+    broker_kind = "Redis" if broker_scheme.startswith("redis") else broker_kinds.get(broker_scheme, broker_scheme)
+    return {
+        "database": _("The database (%(kind)s)") % {"kind": database},
+        "cache": _("The cache (%(kind)s)") % {"kind": cache_kind},
+        "broker": _("The task queue (%(kind)s)") % {"kind": broker_kind},
+    }
+
+
 def health_sentences(parts):
     """The deep health in words, for the superuser's dashboard: [(ok, sentence)], one per part."""
-    services = {"database": _("The database"), "cache": _("Redis (the cache)"), "broker": _("Redis (the task queue)")}
+    services = service_names()
     said = [
         (
             parts[name].ok,

@@ -1,4 +1,4 @@
-"""Settings for vendorhub, read from the environment only.
+"""Settings for vendorhub, read from the environment (and a development checkout's .env).
 
 Every service has an embedded default for development (SQLite, a filesystem Celery broker, a
 local-memory cache, the built-in hub sandbox). Production (DJANGO_DEBUG false) has no defaults for
@@ -19,6 +19,12 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
 env = environ.Env()
+# A development checkout keeps its settings in .env (`make setup` writes it), so that manage.py run by hand
+# finds what `make run` gave its processes; production has no such file. A variable of the environment
+# wins over the file; DJANGO_ENV_FILE names another file, or none when empty (the tests read none).
+_ENV_FILE = env.str("DJANGO_ENV_FILE", default=str(BASE_DIR / ".env"))
+if _ENV_FILE:
+    environ.Env.read_env(_ENV_FILE)
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 

@@ -2,6 +2,8 @@
 
 import os
 
+# The suite runs on its own defaults, whatever the checkout's .env (make setup's) says.
+os.environ.setdefault("DJANGO_ENV_FILE", "")
 os.environ.setdefault("DJANGO_DEBUG", "true")
 os.environ.setdefault("HUB_SANDBOX_ENABLED", "true")
 # Without a real broker, tasks go to an in-process queue that the integration tests' worker consumes.

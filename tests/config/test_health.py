@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from celery import Celery
 from django.conf import settings
-from django.db import OperationalError
+from django.db import OperationalError, connection
 from django.utils import timezone, translation
 
 from config import health
@@ -149,6 +149,45 @@ def test_the_dashboard_tells_superusers_in_words(client, admin_user, alive):
     assert "1 change waits for the hub, the oldest for 3 minutes." in page
     korean = client.get("/admin/", HTTP_ACCEPT_LANGUAGE="ko").content.decode()
     assert "워커" in korean
+    # The services as this run configures them (the tests' cache and broker: local memory, unless Redis).
+    with translation.override("en"):  # the request above left its own language active
+        assert f"{health.service_names()['cache']} answers." in page
+    with translation.override("ko"):
+        assert f"{health.service_names()['broker']}: 응답합니다." in korean
+
+
+@pytest.mark.parametrize(
+    ("cache", "broker", "english", "korean"),
+    [
+        (
+            "django.core.cache.backends.locmem.LocMemCache",
+            "filesystem://localhost/",
+            ["The cache (the memory of each process)", "The task queue (files under var/broker)"],
+            ["캐시(프로세스별 메모리)", "작업 큐(var/broker 아래의 파일)"],
+        ),
+        (
+            "django.core.cache.backends.redis.RedisCache",
+            "redis://127.0.0.1:6379/0",
+            ["The cache (Redis)", "The task queue (Redis)"],
+            ["캐시(Redis)", "작업 큐(Redis)"],
+        ),
+    ],
+)
+def test_the_dashboard_names_the_cache_and_task_queue_configured(settings, cache, broker, english, korean):
+    """make run's development setup has no Redis: the dashboard must not say Redis answers."""
+    settings.CACHES = {"default": {"BACKEND": cache, "LOCATION": "redis://127.0.0.1:1/0"}}
+    settings.CELERY_BROKER_URL = broker
+
+    names = health.service_names()
+    with translation.override("ko"):
+        names_ko = health.service_names()
+
+    assert [names["cache"], names["broker"]] == english
+    assert [names_ko["cache"], names_ko["broker"]] == korean
+    assert (
+        names["database"]
+        == {"sqlite": "The database (SQLite)", "postgresql": "The database (PostgreSQL)"}[connection.vendor]
+    )
 
 
 def test_staff_see_no_system_health(client):

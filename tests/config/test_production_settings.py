@@ -24,6 +24,7 @@ def manage(*args, env):
     """Run manage.py in a fresh process with exactly the given configuration."""
     base = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "HUB_", "VENDOR_"))}
     base["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    base["DJANGO_ENV_FILE"] = ""  # as production: no checkout's .env
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
@@ -70,11 +71,11 @@ def test_development_mode_starts_with_embedded_defaults():
 
 
 def bare(*args):
-    """Run manage.py with nothing set at all, as a fresh shell or a hook runs it."""
+    """Run manage.py with nothing set at all, as a fresh shell or a hook runs it on a server (no .env there)."""
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
-        env={"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root")},
+        env={"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"), "DJANGO_ENV_FILE": ""},
         capture_output=True,
         text=True,
         timeout=120,

@@ -163,6 +163,7 @@ class Deployment:
             "PORT": str(self.port),
             "WEB_CONCURRENCY": "2",
             "DJANGO_DEBUG": "false",
+            "DJANGO_ENV_FILE": "",  # as production: no checkout's .env
             "DJANGO_SECRET_KEY": secrets.token_urlsafe(48),
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
             # Nothing terminates TLS here: the worker reaches the sandbox over plain http (as production-smoke).
