@@ -198,12 +198,13 @@ def _absolute(base, href):
 
 
 def _drills_down(url, link, changelist):
-    """Whether link is url's changelist with one more level of its date hierarchy selected."""
+    """Whether link is url's changelist with one more level of its date hierarchy selected, url having
+    nothing else selected (the drill-down within each filter's choice runs the same code)."""
     if not changelist.date_hierarchy:
         return False
-    before, after = (dict(parse_qsl(urlsplit(each).query)) for each in (url, link))
-    added = set(after) - set(before)
-    return bool(added) and all(key.startswith(f"{changelist.date_hierarchy}__") for key in added)
+    before, after = (set(dict(parse_qsl(urlsplit(each).query))) for each in (url, link))
+    dates = {key for key in after if key.startswith(f"{changelist.date_hierarchy}__")}
+    return before < after and after <= dates
 
 
 @dataclass
@@ -330,13 +331,15 @@ def _bad_answers(crawls):
 
 
 def _the_demo_at_work(demo, superuser):
-    """What the demo gathers once it runs, on top of seed_demo's rows: a booking of the demo and a
-    canceled one of another property (with the hub's calls), the hub's answers to sends, a CSV import, a
-    license request, a drift check, a reconciliation, a hub switch, the inbox's events, the sandbox's
-    content, a code mapping, a catalog, preferences, devices, sign-ins and an audit entry. Each is made
-    the way the product makes it where that needs no running hub."""
+    """What the demo gathers once it runs, on top of seed_demo's rows: its channels open, a booking of the
+    demo and a canceled one of another property (with the hub's calls), the hub's answers to sends over
+    two months, a CSV import, a license request, a drift check, a reconciliation, a hub switch, the
+    inbox's events, the sandbox's content, a code mapping, a catalog, preferences, devices, sign-ins and
+    an audit entry. Each is made the way the product makes it where that needs no running hub."""
     hub = BookingHubClient(Client())
-    open_channel(demo, channel_id=CHANNEL_ID)
+    # The sandbox approves the demo's requests for channels 1, 2 and 3 (cms) after its review.
+    for channel_id in (1, 2, 3, CHANNEL_ID):
+        open_channel(demo, channel_id=channel_id)
     plan = demo.rate_plans.select_related("model", "room_type").get(vendor_id="ondol-room-only")
     rate = RatePlanDay.objects.get(rate_plan=plan, date=day(1)).rate
     created = hub.post("/bookings", create_body(plan, amount=rate, total_amount=rate, net_price=rate))
