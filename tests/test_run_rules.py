@@ -1,0 +1,52 @@
+"""The rules of the test run itself: each pytest-xdist worker has Redis databases of its own (tests/settings.py)."""
+
+import pytest
+
+from tests.settings import spread_redis_databases
+
+SERVICES = {"CELERY_BROKER_URL": "redis://127.0.0.1:6379/6", "CACHE_URL": "redis://127.0.0.1:6379/7"}
+
+
+@pytest.mark.parametrize(("worker", "broker", "cache"), [("gw0", 6, 7), ("gw1", 8, 9), ("gw3", 12, 13)])
+def test_each_worker_moves_the_broker_and_the_cache_to_databases_of_its_own(worker, broker, cache):
+    environ = dict(SERVICES)
+
+    spread_redis_databases(environ, worker)
+
+    assert environ["CELERY_BROKER_URL"] == f"redis://127.0.0.1:6379/{broker}"
+    assert environ["CACHE_URL"] == f"redis://127.0.0.1:6379/{cache}"
+
+
+def test_databases_apart_move_by_their_whole_span():
+    environ = {"CELERY_BROKER_URL": "redis://127.0.0.1:6379/0", "CACHE_URL": "redis://127.0.0.1:6379/2?timeout=1"}
+
+    spread_redis_databases(environ, "gw1")
+
+    assert environ["CELERY_BROKER_URL"] == "redis://127.0.0.1:6379/3"
+    assert environ["CACHE_URL"] == "redis://127.0.0.1:6379/5?timeout=1"
+
+
+def test_a_process_the_worker_starts_keeps_the_worker_s_databases():
+    environ = dict(SERVICES)
+    spread_redis_databases(environ, "gw1")
+    inherited = dict(environ)
+
+    spread_redis_databases(inherited, "gw1")
+
+    assert inherited == environ
+
+
+def test_without_xdist_nothing_moves():
+    environ = dict(SERVICES)
+
+    spread_redis_databases(environ, "")
+
+    assert environ == SERVICES
+
+
+def test_without_redis_nothing_moves():
+    environ = {"CELERY_BROKER_URL": "memory://localhost/"}
+
+    spread_redis_databases(environ, "gw2")
+
+    assert environ["CELERY_BROKER_URL"] == "memory://localhost/"
