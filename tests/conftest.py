@@ -2,9 +2,12 @@
 
 Tests marked postgres, redis or browser are skipped, with the reason, when the service is missing,
 and fail instead under REQUIRE_SERVICES=1 (postgres, redis) or REQUIRE_BROWSER=1 (browser), as CI sets.
+The slow kinds (SLOW_MARKERS) are what `pytest --fast` (`make test-fast`) leaves out; a test that starts a
+process without one of them fails, so that the fast run stays fast.
 """
 
 import os
+import subprocess
 from collections import Counter
 from pathlib import Path
 
@@ -21,6 +24,8 @@ pytest_plugins = ["tests.hub_fixtures"]
 
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
 _SERVICE_MARKERS = ("postgres", "redis", "browser", "journey")
+#: The kinds of test that take seconds each: `pytest --fast` leaves them out.
+SLOW_MARKERS = ("browser", "subprocess", "schemathesis", "journey")
 _outcomes = {marker: Counter() for marker in _SERVICE_MARKERS}
 _marked = {}
 
@@ -66,7 +71,27 @@ def _require_marked_services(request):
         unavailable("needs Redis: set CELERY_BROKER_URL=redis://...", required_by="REQUIRE_SERVICES")
 
 
+@pytest.fixture(autouse=True)
+def _processes_only_when_marked(request, monkeypatch):
+    """Starting a process (subprocess.run, Popen) is for tests of a slow kind: in any other, it fails."""
+    if any(request.node.get_closest_marker(marker) for marker in SLOW_MARKERS):
+        return
+
+    def refused(*args, **kwargs):
+        pytest.fail("this test starts a process: mark it @pytest.mark.subprocess", pytrace=False)
+
+    monkeypatch.setattr(subprocess, "Popen", refused)
+
+
+def pytest_addoption(parser):
+    parser.addoption("--fast", action="store_true", help=f"leave out the slow kinds of test: {', '.join(SLOW_MARKERS)}")
+
+
 def pytest_collection_modifyitems(config, items):
+    if config.getoption("fast"):
+        slow = [item for item in items if any(item.get_closest_marker(marker) for marker in SLOW_MARKERS)]
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not any(item.get_closest_marker(marker) for marker in SLOW_MARKERS)]
     for item in items:
         for marker in _SERVICE_MARKERS:
             if item.get_closest_marker(marker):

@@ -1,10 +1,34 @@
-"""The rules of the test run itself: each pytest-xdist worker has Redis databases of its own (tests/settings.py)."""
+"""The rules of the test run itself: a process is started only by a test of a slow kind, which `pytest --fast`
+leaves out (tests/conftest.py), and each pytest-xdist worker has Redis databases of its own (tests/settings.py)."""
+
+import subprocess
+import sys
 
 import pytest
 
 from tests.settings import spread_redis_databases
 
 SERVICES = {"CELERY_BROKER_URL": "redis://127.0.0.1:6379/6", "CACHE_URL": "redis://127.0.0.1:6379/7"}
+
+
+def test_an_unmarked_test_that_starts_a_process_fails_naming_the_marker():
+    with pytest.raises(pytest.fail.Exception, match=r"@pytest\.mark\.subprocess"):
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+
+
+@pytest.mark.subprocess
+def test_fast_leaves_out_the_tests_of_a_slow_kind():
+    """This test starts a process, as a test marked subprocess may, to collect this file with --fast."""
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "--fast", __file__],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+    assert "test_an_unmarked_test_that_starts_a_process_fails_naming_the_marker" in collected
+    assert "test_fast_leaves_out_the_tests_of_a_slow_kind" not in collected
+    assert "1 deselected" in collected
 
 
 @pytest.mark.parametrize(("worker", "broker", "cache"), [("gw0", 6, 7), ("gw1", 8, 9), ("gw3", 12, 13)])

@@ -10,7 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.conf import settings
+
+pytestmark = pytest.mark.subprocess
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCT_PACKAGES = ("config", "core", "integration", "licenses", "bookings", "hubsandbox")

@@ -26,7 +26,7 @@ from integration.sync.choices import SyncStatus
 from tests.factories import PropertyFactory, korean
 from tests.hub_fixtures import assert_hub_holds, wait_until
 
-pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.subprocess, pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 #: How long the sandbox holds the request that the kill interrupts.
 IN_FLIGHT_SECONDS = 10
