@@ -48,8 +48,9 @@ lint: $(VENV)/.dev
 	$(BIN)/mypy
 
 # pytest on every core (pytest-xdist; each worker has its own test database and Redis databases:
-# tests/settings.py), naming the 20 slowest tests at the end. PYTEST_ARGS="-n 0" runs in one process.
-PYTEST := $(BIN)/pytest -n auto --durations=20
+# tests/settings.py; the tests of one xdist_group run on one worker), naming the 20 slowest tests at the end.
+# PYTEST_ARGS="-n 0" runs in one process.
+PYTEST := $(BIN)/pytest -n auto --dist loadgroup --durations=20
 
 ## test: lint, then every test (PostgreSQL and Redis when DATABASE_URL and CELERY_BROKER_URL are set), then the
 ## lines the tests ran per app (coverage, kept in .coverage only)
