@@ -71,10 +71,15 @@ def _require_marked_services(request):
         unavailable("needs Redis: set CELERY_BROKER_URL=redis://...", required_by="REQUIRE_SERVICES")
 
 
+def slow(item):
+    """Whether the test is of a slow kind (SLOW_MARKERS)."""
+    return any(item.get_closest_marker(marker) for marker in SLOW_MARKERS)
+
+
 @pytest.fixture(autouse=True)
 def _processes_only_when_marked(request, monkeypatch):
     """Starting a process (subprocess.run, Popen) is for tests of a slow kind: in any other, it fails."""
-    if any(request.node.get_closest_marker(marker) for marker in SLOW_MARKERS):
+    if slow(request.node):
         return
 
     def refused(*args, **kwargs):
@@ -89,9 +94,8 @@ def pytest_addoption(parser):
 
 def pytest_collection_modifyitems(config, items):
     if config.getoption("fast"):
-        slow = [item for item in items if any(item.get_closest_marker(marker) for marker in SLOW_MARKERS)]
-        config.hook.pytest_deselected(items=slow)
-        items[:] = [item for item in items if not any(item.get_closest_marker(marker) for marker in SLOW_MARKERS)]
+        config.hook.pytest_deselected(items=[item for item in items if slow(item)])
+        items[:] = [item for item in items if not slow(item)]
     for item in items:
         for marker in _SERVICE_MARKERS:
             if item.get_closest_marker(marker):
