@@ -27,7 +27,6 @@ _SERVICE_MARKERS = ("postgres", "redis", "browser", "journey")
 #: The kinds of test that take seconds each: `pytest --fast` leaves them out.
 SLOW_MARKERS = ("browser", "subprocess", "schemathesis", "journey")
 _outcomes = {marker: Counter() for marker in _SERVICE_MARKERS}
-_marked = {}
 
 
 def unavailable(reason, *, required_by):
@@ -97,16 +96,16 @@ def pytest_collection_modifyitems(config, items):
         config.hook.pytest_deselected(items=[item for item in items if slow(item)])
         items[:] = [item for item in items if not slow(item)]
     for item in items:
-        for marker in _SERVICE_MARKERS:
-            if item.get_closest_marker(marker):
-                _marked.setdefault(item.nodeid, []).append(marker)
+        # In the report, which reaches the process that prints the summary (pytest-xdist's controller
+        # collects nothing itself).
+        item.user_properties.append(
+            ("service_markers", [marker for marker in _SERVICE_MARKERS if item.get_closest_marker(marker)])
+        )
 
 
 def pytest_runtest_logreport(report):
-    if report.nodeid not in _marked:
-        return
     if report.when == "call" or (report.when == "setup" and not report.passed):
-        for marker in _marked[report.nodeid]:
+        for marker in dict(report.user_properties).get("service_markers", []):
             _outcomes[marker][report.outcome] += 1
 
 

@@ -1,13 +1,16 @@
 """The rules of the test run itself: a process is started only by a test of a slow kind, which `pytest --fast`
 leaves out (tests/conftest.py), and each pytest-xdist worker has Redis databases of its own (tests/settings.py)."""
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from tests.settings import spread_redis_databases
 
+PROBE = Path(__file__).parent / "marker_probe.py"
 SERVICES = {"CELERY_BROKER_URL": "redis://127.0.0.1:6379/6", "CACHE_URL": "redis://127.0.0.1:6379/7"}
 
 
@@ -29,6 +32,21 @@ def test_fast_leaves_out_the_tests_of_a_slow_kind():
     assert "test_an_unmarked_test_that_starts_a_process_fails_naming_the_marker" in collected
     assert "test_fast_leaves_out_the_tests_of_a_slow_kind" not in collected
     assert "1 deselected" in collected
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_the_summary_counts_the_tests_of_each_service_with_or_without_xdist(workers):
+    environ = {key: value for key, value in os.environ.items() if key not in ("CELERY_BROKER_URL", "REQUIRE_SERVICES")}
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", workers, str(PROBE)],
+        capture_output=True,
+        text=True,
+        env=environ,
+        check=True,
+    ).stdout
+
+    assert "redis: 0 passed, 0 failed, 1 skipped" in run
 
 
 @pytest.mark.parametrize(("worker", "broker", "cache"), [("gw0", 6, 7), ("gw1", 8, 9), ("gw3", 12, 13)])
