@@ -11,7 +11,7 @@ export HUB_SANDBOX_ENABLED ?= true
 # point at it (`make run PORT=8100`).
 export PORT ?= 8000
 
-.PHONY: run test lint messages setup bench .env
+.PHONY: run test test-fast lint messages setup bench .env
 
 $(VENV)/.runtime: requirements.txt constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -60,11 +60,21 @@ lint: $(VENV)/.dev
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy
 
-## test: lint, then pytest (PostgreSQL and Redis when DATABASE_URL and CELERY_BROKER_URL are set), then the
+# pytest on every core (pytest-xdist; each worker has its own test database and Redis databases:
+# tests/settings.py; the tests of one xdist_group run on one worker), naming the 20 slowest tests at the end.
+# PYTEST_ARGS="-n 0" runs in one process.
+PYTEST := $(BIN)/pytest -n auto --dist loadgroup --durations=20
+
+## test: lint, then every test (PostgreSQL and Redis when DATABASE_URL and CELERY_BROKER_URL are set), then the
 ## lines the tests ran per app (coverage, kept in .coverage only)
 test: $(VENV)/.dev messages lint
-	$(BIN)/pytest --cov --cov-report= $(PYTEST_ARGS)
+	$(PYTEST) --cov --cov-report= $(PYTEST_ARGS)
 	$(BIN)/python -m tests.coverage_by_app
+
+## test-fast: the edit loop: the tests without the slow kinds (browser, subprocess, schemathesis, journey:
+## pytest --fast, tests/conftest.py), no lint and no coverage
+test-fast: $(VENV)/.dev messages
+	$(PYTEST) --fast $(PYTEST_ARGS)
 
 ## bench: the sync, rates-and-availability, booking and settlement benchmarks on a fresh database (SQLite under var/bench/, or DATABASE_URL's server); prints figures
 bench: $(VENV)/.dev messages

@@ -2,9 +2,12 @@
 
 Tests marked postgres, redis or browser are skipped, with the reason, when the service is missing,
 and fail instead under REQUIRE_SERVICES=1 (postgres, redis) or REQUIRE_BROWSER=1 (browser), as CI sets.
+The slow kinds (SLOW_MARKERS) are what `pytest --fast` (`make test-fast`) leaves out; a test that starts a
+process without one of them fails, so that the fast run stays fast.
 """
 
 import os
+import subprocess
 from collections import Counter
 from pathlib import Path
 
@@ -21,8 +24,9 @@ pytest_plugins = ["tests.hub_fixtures"]
 
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
 _SERVICE_MARKERS = ("postgres", "redis", "browser", "journey")
+#: The kinds of test that take seconds each: `pytest --fast` leaves them out.
+SLOW_MARKERS = ("browser", "subprocess", "schemathesis", "journey")
 _outcomes = {marker: Counter() for marker in _SERVICE_MARKERS}
-_marked = {}
 
 
 def unavailable(reason, *, required_by):
@@ -66,18 +70,42 @@ def _require_marked_services(request):
         unavailable("needs Redis: set CELERY_BROKER_URL=redis://...", required_by="REQUIRE_SERVICES")
 
 
+def slow(item):
+    """Whether the test is of a slow kind (SLOW_MARKERS)."""
+    return any(item.get_closest_marker(marker) for marker in SLOW_MARKERS)
+
+
+@pytest.fixture(autouse=True)
+def _processes_only_when_marked(request, monkeypatch):
+    """Starting a process (subprocess.run, Popen) is for tests of a slow kind: in any other, it fails."""
+    if slow(request.node):
+        return
+
+    def refused(*args, **kwargs):
+        pytest.fail("this test starts a process: mark it @pytest.mark.subprocess", pytrace=False)
+
+    monkeypatch.setattr(subprocess, "Popen", refused)
+
+
+def pytest_addoption(parser):
+    parser.addoption("--fast", action="store_true", help=f"leave out the slow kinds of test: {', '.join(SLOW_MARKERS)}")
+
+
 def pytest_collection_modifyitems(config, items):
+    if config.getoption("fast"):
+        config.hook.pytest_deselected(items=[item for item in items if slow(item)])
+        items[:] = [item for item in items if not slow(item)]
     for item in items:
-        for marker in _SERVICE_MARKERS:
-            if item.get_closest_marker(marker):
-                _marked.setdefault(item.nodeid, []).append(marker)
+        # In the report, which reaches the process that prints the summary (pytest-xdist's controller
+        # collects nothing itself).
+        item.user_properties.append(
+            ("service_markers", [marker for marker in _SERVICE_MARKERS if item.get_closest_marker(marker)])
+        )
 
 
 def pytest_runtest_logreport(report):
-    if report.nodeid not in _marked:
-        return
     if report.when == "call" or (report.when == "setup" and not report.passed):
-        for marker in _marked[report.nodeid]:
+        for marker in dict(report.user_properties).get("service_markers", []):
             _outcomes[marker][report.outcome] += 1
 
 

@@ -1,6 +1,7 @@
 """Settings for the test run: the development defaults, with the sandbox mounted and fast hashing."""
 
 import os
+from urllib.parse import urlsplit
 
 # The suite runs on its own defaults, whatever the checkout's .env (make setup's) says.
 os.environ.setdefault("DJANGO_ENV_FILE", "")
@@ -9,7 +10,33 @@ os.environ.setdefault("HUB_SANDBOX_ENABLED", "true")
 # Without a real broker, tasks go to an in-process queue that the integration tests' worker consumes.
 os.environ.setdefault("CELERY_BROKER_URL", "memory://localhost/")
 
-from config.settings import *  # noqa: F403
+_REDIS_VARIABLES = ("CELERY_BROKER_URL", "CACHE_URL")
+
+
+def spread_redis_databases(environ, worker):
+    """Under pytest-xdist, worker gwN's broker and cache move N spans along Redis's numbered databases
+    (dbs 0 and 1 become 2N and 2N+1): each worker purges, flushes and consumes only its own. The moved URLs
+    go back into environ, once, so that processes a test starts with tests.settings use the same."""
+    if not worker or environ.get("TEST_REDIS_SPREAD_FOR") == worker:
+        return
+    urls = {
+        name: urlsplit(environ[name])
+        for name in _REDIS_VARIABLES
+        if environ.get(name, "").startswith(("redis://", "rediss://"))
+    }
+    databases = {name: int(url.path.strip("/") or 0) for name, url in urls.items()}
+    if databases:
+        span = max(databases.values()) - min(databases.values()) + 1
+        moved = span * int(worker.removeprefix("gw"))
+        for name, url in urls.items():
+            environ[name] = url._replace(path=f"/{databases[name] + moved}").geturl()
+    environ["TEST_REDIS_SPREAD_FOR"] = worker
+
+
+# pytest-xdist names each worker ("gw0", "gw1", ...) in its environment; nothing in a run without -n.
+spread_redis_databases(os.environ, os.environ.get("PYTEST_XDIST_WORKER", ""))
+
+from config.settings import *  # noqa: E402, F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
@@ -19,7 +46,8 @@ if CELERY_BROKER_URL.startswith("memory://"):  # noqa: F405
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, not shared memory: the live server and the worker threads then wait for each other's
-    # locks (with the timeout above) instead of failing with "table is locked". One per test run.
+    # locks (with the timeout above) instead of failing with "table is locked". One per test process
+    # (pytest-django adds the xdist worker's name, as it does to PostgreSQL's test database).
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}  # noqa: F405
 else:
     # The live server's threads keep a hub client's keep-alive connection open after the last test; a

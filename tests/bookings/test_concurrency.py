@@ -160,6 +160,7 @@ services.booking_create(payload=serializer.validated_data)
 """
 
 
+@pytest.mark.subprocess
 def test_a_process_killed_while_holding_leaves_no_booking_and_no_held_room():
     room_type, standalone, _package = sellable(allotment=2, nights=3)
     database = connection.settings_dict

@@ -12,6 +12,8 @@ import pytest
 from django.conf import settings
 from django.utils.translation import templatize, trans_real
 
+pytestmark = pytest.mark.subprocess
+
 BASE = Path(settings.BASE_DIR)
 #: Folders whose files are not the product's (tests assert on words, benchmarks print figures).
 NOT_OURS = {".venv", "var", "tests", "bench", "node_modules", ".git"}

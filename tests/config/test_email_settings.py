@@ -3,7 +3,11 @@ console in development."""
 
 import json
 
+import pytest
+
 from .test_production_settings import PRODUCTION_ENV, manage
+
+pytestmark = pytest.mark.subprocess
 
 SHOW = (
     "import json; from django.conf import settings as s; print(json.dumps({name: getattr(s, name) for name in "

@@ -97,6 +97,7 @@ logging.getLogger("integration.hub.client").warning("retrying with Authorization
 """
 
 
+@pytest.mark.subprocess
 def test_the_worker_and_beat_keep_the_json_format_and_the_redaction():
     """Celery's own logging setup (hijacking the root logger by default) must leave Django's in place."""
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_FORMAT": "json", "DJANGO_DEBUG": "true"}

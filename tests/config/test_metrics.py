@@ -90,6 +90,7 @@ def record_in_a_process(folder, name, count):
     subprocess.run([sys.executable, "-c", RECORD, name, str(count)], cwd=ROOT, env=env, check=True, timeout=60)
 
 
+@pytest.mark.subprocess
 def test_the_scrape_adds_up_every_process_and_a_restart_empties_only_its_own_folder(client, scraping):
     series = 'vendorhub_hub_requests_total{endpoint="catalog",method="GET",status="200"}'
     record_in_a_process(scraping, "web", 2)

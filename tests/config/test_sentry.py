@@ -15,6 +15,8 @@ from sentry_sdk.transport import Transport
 from config.log_filters import REDACTED
 from config.sentry import sentry_init
 
+pytestmark = pytest.mark.subprocess
+
 GUEST_PHONE = "010-2345-6789"
 GUEST_EMAIL = "guest.kim@example.co.kr"
 

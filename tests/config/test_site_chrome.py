@@ -73,11 +73,13 @@ def _settings_with(**environ):
     return result.stdout.split()
 
 
+@pytest.mark.subprocess
 def test_port_moves_both_sandbox_urls():
     assert _settings_with() == ["http://127.0.0.1:8000/sandbox", "http://127.0.0.1:8000"]
     assert _settings_with(PORT="8123") == ["http://127.0.0.1:8123/sandbox", "http://127.0.0.1:8123"]
 
 
+@pytest.mark.subprocess
 def test_make_run_moves_web_and_both_urls_with_port():
     """honcho gives each process its own PORT (web PORT, the worker PORT+100): the origin every process
     derives its URLs from is therefore fixed by make, from the one PORT web listens on

@@ -10,9 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 
 from tests.packages import project_packages
+
+pytestmark = pytest.mark.subprocess
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The functions that queue a task by name, with the task's name as first argument.

@@ -21,6 +21,8 @@ from werkzeug.test import Client
 from ..factories import sellable
 from ..signing import hub_headers
 
+pytestmark = pytest.mark.schemathesis
+
 CHECKS = [schemathesis.checks.not_a_server_error, status_code_conformance, content_type_conformance]
 
 

@@ -26,7 +26,15 @@ from integration.sync.choices import SyncStatus
 from tests.factories import PropertyFactory, korean
 from tests.hub_fixtures import assert_hub_holds, wait_until
 
-pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.subprocess,
+    pytest.mark.redis,
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    # One xdist worker runs both scenarios, one after the other (make test: --dist loadgroup): each reads and
+    # writes the same figures file (record).
+    pytest.mark.xdist_group("killed_worker"),
+]
 
 #: How long the sandbox holds the request that the kill interrupts.
 IN_FLIGHT_SECONDS = 10
