@@ -7,6 +7,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.subprocess
+
 ROOT = Path(__file__).resolve().parents[2]
 #: A process that, asked to stop, takes longer than honcho's own 5 s, then reports whether the child it
 #: started (in its process group, as a Celery worker's pool processes are) is still alive.
