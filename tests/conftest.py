@@ -19,6 +19,7 @@ from django.utils import translation
 from core import queue as core_queue
 from tests.factories import PropertyFactory, UserFactory, member
 from tests.login import Client
+from tests.queued import drain_queue
 
 pytest_plugins = ["tests.hub_fixtures"]
 
@@ -115,6 +116,13 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(
             f"{marker}: {counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped"
         )
+
+
+@pytest.fixture
+def empty_queues():
+    """The broker's queues emptied for a test that reads them (tests.queued): on Redis, messages an earlier
+    test of the same xdist worker left behind would otherwise be taken for this test's."""
+    drain_queue()
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from tests.queued import drain_queue, run_queued
 from . import mail_backends
 from .factories import create_body, open_channel, sellable
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_queues")]
 
 
 @pytest.fixture

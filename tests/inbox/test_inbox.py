@@ -21,7 +21,7 @@ from tests.factories import member
 from tests.login import Client
 from tests.queued import run_queued
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_queues")]
 
 CHANGELIST = reverse("admin:inbox_event_changelist")
 
