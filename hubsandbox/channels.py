@@ -228,11 +228,16 @@ def review_due(prop, *, now=None) -> int:
     done = 0
     for request in due.select_related("channel"):
         channel = request.channel
-        if channel.auto_review == SandboxChannel.AutoReview.APPROVE:
-            open_request_review(request_id=request.pk, status=SandboxOpenRequest.Status.APPROVED)
-        else:
-            reason = channel.reject_reason or "The channel does not take this property."
-            open_request_review(request_id=request.pk, status=SandboxOpenRequest.Status.REJECTED, reason=reason)
+        try:
+            if channel.auto_review == SandboxChannel.AutoReview.APPROVE:
+                open_request_review(request_id=request.pk, status=SandboxOpenRequest.Status.APPROVED)
+            else:
+                reason = channel.reject_reason or "The channel does not take this property."
+                open_request_review(request_id=request.pk, status=SandboxOpenRequest.Status.REJECTED, reason=reason)
+        except ReviewRefused:
+            # Another read of the same property's channels reviewed it first (the row lock decides): it was
+            # answered 500 before, which the deployed journey met under load.
+            continue
         done += 1
     return done
 
