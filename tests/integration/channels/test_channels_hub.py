@@ -8,6 +8,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from core.models import Job
+from hubsandbox import channels as hub_channels
 from hubsandbox import state
 from hubsandbox.models import SandboxOpenRequest
 from integration.ari.services import ari_mark_dirty
@@ -170,6 +171,24 @@ def test_the_sandbox_reviews_by_itself_after_the_delay(hub_property, settings):
     assert (rejected.status, rejected.reason) == ("rejected", "The channel takes no new properties in this region.")
     # A property the hub does not know keeps what we have.
     assert property_channels_refresh(property=PropertyFactory(vendor_id="unknown-here")) == 0
+
+
+def test_two_reads_of_a_propertys_channels_at_once_review_a_due_request_once(hub_property, settings, monkeypatch):
+    """Two reads find the same request due; the one that locks it second skips it instead of answering 500."""
+    prop, _room_type, _plans = hub_property
+    client = get_hub_client()
+    client.call(endpoints.OPEN_REQUEST_CREATE, path_params={"pid": prop.vendor_id, "channel_id": 1}, body={})
+    settings.HUB_SANDBOX_CHANNEL_REVIEW_SECONDS = 0
+    review = hub_channels.open_request_review
+
+    def reviewed_first_by_another_read(**kwargs):
+        review(**kwargs)  # the other read of the channels, between this one's look-up and its lock
+        return review(**kwargs)
+
+    monkeypatch.setattr(hub_channels, "open_request_review", reviewed_first_by_another_read)
+    client.call(endpoints.PROPERTY_CHANNELS, path_params={"pid": prop.vendor_id})  # raises on a 500
+
+    assert SandboxOpenRequest.objects.get().status == SandboxOpenRequest.Status.APPROVED
 
 
 def test_the_sandbox_admin_approves_or_rejects_with_a_reason(hub_property, admin_client):
