@@ -3,11 +3,13 @@ every part the product needs (services, processes, backlog); the admin dashboard
 words for superusers."""
 
 import logging
+import tempfile
 from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.files.storage import FileSystemStorage, storages
 from django.db import connection
 from django.http import JsonResponse
 from django.utils import timezone
@@ -17,7 +19,9 @@ from django.views.decorators.cache import never_cache
 
 from core.heartbeat import BEAT, STALE_AFTER, WORKER_PREFIX, heartbeats
 from core.jobs import jobs_waiting
+from core.storage import storage_probe
 from integration.sync.selectors import outbox_backlog
+from licenses.files import license_storage
 
 from .celery import app as celery_app
 
@@ -111,8 +115,27 @@ def _backlog(now):
     }
 
 
+def _file_storages():
+    """The folders files are written to, by name: the license files (private), the default storage
+    (MEDIA_ROOT), and the temporary folder an upload larger than FILE_UPLOAD_MAX_MEMORY_SIZE (a license
+    or CSV file of a few megabytes) is streamed to before any view sees it."""
+    return {
+        "license_files": license_storage(),
+        "media": storages["default"],
+        "uploads": FileSystemStorage(location=settings.FILE_UPLOAD_TEMP_DIR or tempfile.gettempdir()),
+    }
+
+
+def _files():
+    # Each storage is written to and cleaned up: a folder that exists but is full, read-only or not the
+    # server user's would otherwise be found by the next upload.
+    unwritable = {name: reason for name, storage in _file_storages().items() if (reason := storage_probe(storage))}
+    return {"files": Part(not unwritable, {"unwritable": unwritable}, problem="unwritable")}
+
+
 def system_health(*, deep):
-    """{part: Part}: the services, and with deep the worker, beat, the outbox to the hub and the jobs."""
+    """{part: Part}: the services, and with deep the file storages, the worker, beat, the outbox to the
+    hub and the jobs."""
     parts = {}
     for name, check in CHECKS.items():
         try:
@@ -122,6 +145,8 @@ def system_health(*, deep):
             parts[name] = Part(False)
         else:
             parts[name] = Part(True)
+    if deep:
+        parts |= _files()
     if deep and parts["database"].ok:
         now = timezone.now()
         parts |= _processes(now) | _backlog(now)
@@ -192,6 +217,17 @@ def service_names():
     }
 
 
+def _files_sentence(part):
+    """(ok, sentence) of the file storages: writable, or which cannot be written and why."""
+    if part.ok:
+        return True, _("The file storage can be written: uploaded files are kept.")
+    names = {"license_files": _("license files"), "media": _("media files"), "uploads": _("uploads (temporary folder)")}
+    unwritable = "; ".join(f"{names.get(name, name)} ({reason})" for name, reason in part.details["unwritable"].items())
+    return False, _("Files cannot be stored: %(storages)s. Uploads fail until the folder can be written.") % {
+        "storages": unwritable
+    }
+
+
 def health_sentences(parts):
     """The deep health in words, for the superuser's dashboard: [(ok, sentence)], one per part."""
     services = service_names()
@@ -202,6 +238,8 @@ def health_sentences(parts):
         )
         for name, label in services.items()
     ]
+    if "files" in parts:
+        said.append(_files_sentence(parts["files"]))
     if "worker" not in parts:  # the database is down: nothing more can be read
         return said
     worker = parts["worker"]

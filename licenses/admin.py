@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
+from core.admin_mixins import SaveRefusalAdmin
 from integration.access.admin_mixins import PropertyScopedAdmin
 from integration.access.choices import MembershipRole
 from integration.models import ResourceKind
@@ -55,9 +56,10 @@ class ReviewStatusFilter(admin.SimpleListFilter):
 
 
 @admin.register(LicenseRequest)
-class LicenseRequestAdmin(LicenseRequestDisplay, LicenseRequestViews, PropertyScopedAdmin):
+class LicenseRequestAdmin(SaveRefusalAdmin, LicenseRequestDisplay, LicenseRequestViews, PropertyScopedAdmin):
     """License requests of the properties the user manages, newest first. A request is never edited once
-    uploaded: a rejected one is resubmitted as a new request, a failed one is retried as it is."""
+    uploaded: a rejected one is resubmitted as a new request, a failed one is retried as it is. A file the
+    storage cannot keep is an error on the upload form (SaveRefusalAdmin)."""
 
     scope_roles = (MembershipRole.MANAGER,)
     list_display = [

@@ -111,7 +111,9 @@ class LicenseRequestForm(forms.ModelForm):
     def full_clean(self):
         super().full_clean()
         chosen = self.files.get(self.add_prefix("file")) if self.is_bound else None
-        if self._errors and chosen is not None and "file" not in self._errors:
+        # The file's own error says to choose another file, except when the storage could not keep it:
+        # then the same file is to be chosen again (the server keeps no upload between two requests).
+        if self._errors and chosen is not None and ("file" not in self._errors or self.has_error("file", "storage")):
             # A browser never keeps a chosen file when the form comes back with an error: say so, by name.
             self.add_error(
                 "file",

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from core.jobs import job_queue
 from core.periodic import for_each_row
+from core.storage import storage_save
 from integration.hub import endpoints
 from integration.hub.client import HubError, get_hub_client
 from integration.hub.payloads import parse_license_detail, parse_license_result
@@ -50,8 +51,8 @@ def license_request_submit(*, property, type, fields, file=None, user=None, resu
 
     fields: the document fields of the type (PERMIT_FIELDS or BUSINESS_FIELDS, plus "comment").
     file: the uploaded file; None reuses the file of resubmission_of, the rejected request this one
-    follows. Raises ValidationError (field name -> errors) when anything breaks a rule of the spec;
-    then nothing is stored and nothing is sent.
+    follows. Raises ValidationError (field name -> errors) when anything breaks a rule of the spec, or
+    when the file cannot be stored (a full or unwritable storage); then nothing is stored and nothing is sent.
     """
     allowed = {*PERMIT_FIELDS, *BUSINESS_FIELDS, "comment"}
     unknown = set(fields) - allowed
@@ -77,7 +78,16 @@ def license_request_submit(*, property, type, fields, file=None, user=None, resu
         with transaction.atomic():
             # The row first, for its id: the file is stored under our own name, <id>.<format>.
             request.save()
-            request.file.save(license_file_name(request), file, save=False)
+            field = LicenseRequest._meta.get_field("file")
+            try:
+                request.file = storage_save(
+                    field.storage,
+                    field.generate_filename(request, license_file_name(request)),
+                    file,
+                    max_length=field.max_length,
+                )
+            except ValidationError as error:  # the storage cannot be written: the row is rolled back too
+                raise ValidationError({"file": error.error_list}) from None
             request.save(update_fields=["file"])
             sync_mark_changed(request, kind=ResourceKind.LICENSE)
     except Exception:

@@ -92,7 +92,9 @@ def test_deep_is_200_with_a_worker_and_beat_alive_and_nothing_waiting(client, al
 
     assert response.status_code == 200, response.json()
     body = response.json()
-    assert body["checks"] == dict.fromkeys(("database", "cache", "broker", "worker", "beat", "outbox", "jobs"), "ok")
+    assert body["checks"] == dict.fromkeys(
+        ("database", "cache", "broker", "files", "worker", "beat", "outbox", "jobs"), "ok"
+    )
     assert list(body["details"]["worker"]["alive"]) == ["celery@web-1"]
 
 
@@ -125,6 +127,47 @@ def test_deep_names_an_outbox_or_jobs_backlog_older_than_ten_minutes(client, ali
     assert body["details"]["jobs"]["waiting"] == 1
 
 
+@pytest.mark.parametrize(
+    ("setting", "storage"),
+    [("LICENSE_FILES_ROOT", "license_files"), ("MEDIA_ROOT", "media"), ("FILE_UPLOAD_TEMP_DIR", "uploads")],
+)
+def test_deep_names_a_file_storage_that_cannot_be_written(client, alive, settings, tmp_path, setting, storage):
+    # Tests run as root, whom a folder's mode does not stop: the folder is put under a regular file, where
+    # the operating system refuses to create it (ENOTDIR, an OSError as EACCES or EROFS would be).
+    (tmp_path / "not-a-folder").write_bytes(b"")
+    setattr(settings, setting, tmp_path / "not-a-folder" / "files")
+
+    response = client.get("/healthz?deep=1")
+
+    assert response.status_code == 503
+    body = response.json()
+    assert body["down"] == ["files"]
+    assert body["checks"]["files"] == "unwritable"
+    assert body["details"]["files"] == {"unwritable": {storage: "ENOTDIR: Not a directory"}}
+    assert client.get("/healthz").status_code == 200  # liveness does not depend on the files
+
+
+def test_deep_writes_and_removes_a_probe_in_each_file_storage(client, alive, settings, tmp_path):
+    settings.LICENSE_FILES_ROOT, settings.MEDIA_ROOT = tmp_path / "licenses", tmp_path / "media"
+    settings.FILE_UPLOAD_TEMP_DIR = tmp_path / "uploads"
+
+    assert client.get("/healthz?deep=1").json()["checks"]["files"] == "ok"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["licenses", "media", "uploads"]
+    assert [path for path in tmp_path.rglob("*") if path.is_file()] == []
+
+
+def test_the_dashboard_says_when_files_cannot_be_stored(client, admin_user, alive, settings, tmp_path):
+    (tmp_path / "not-a-folder").write_bytes(b"")
+    settings.LICENSE_FILES_ROOT = tmp_path / "not-a-folder" / "licenses"
+    client.force_login(admin_user)
+
+    page = client.get("/admin/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    korean = client.get("/admin/", HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+
+    assert "Files cannot be stored: license files (ENOTDIR: Not a directory)." in page
+    assert "파일을 저장할 수 없습니다: 라이선스 파일 (ENOTDIR: Not a directory)." in korean
+
+
 @pytest.mark.django_db(transaction=True)  # beat closes its old connections at every tick
 def test_a_worker_writes_its_heartbeat_and_beat_at_every_tick(celery_worker_thread, tmp_path):
     wait_until(
@@ -146,6 +189,7 @@ def test_the_dashboard_tells_superusers_in_words(client, admin_user, alive):
 
     assert "A worker is running (celery@web-1" in page
     assert "Beat is running" in page
+    assert "The file storage can be written" in page
     assert "1 change waits for the hub, the oldest for 3 minutes." in page
     korean = client.get("/admin/", HTTP_ACCEPT_LANGUAGE="ko").content.decode()
     assert "워커" in korean

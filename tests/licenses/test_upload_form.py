@@ -1,6 +1,9 @@
 """The upload forms in the admin: every rule is a field error before anything is stored or sent."""
 
 import datetime
+import errno
+import logging
+from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -10,7 +13,7 @@ from django.utils import timezone
 from integration.models import ResourceKind, SyncState
 from integration.sync.choices import SyncStatus
 from licenses.choices import PermitType
-from licenses.files import MAX_FILE_BYTES
+from licenses.files import MAX_FILE_BYTES, license_storage
 from licenses.models import LicenseRequest
 from tests.factories import PropertyFactory, member
 
@@ -309,3 +312,88 @@ def test_an_upload_says_one_message_naming_the_request_without_its_status(manage
     assert messages == [
         "“Accommodation permit 제2024-0001호” is stored and is being sent to the hub; its review status appears here."
     ]
+
+
+# --- The storage cannot keep the file ----------------------------------------------------------------
+#
+# Tests run as root, for whom a folder's mode (chmod 0o500) blocks no write, and mounting a read-only file
+# system needs privileges CI does not have. So the license folder is put under a regular file, where the
+# operating system itself refuses to create it (ENOTDIR: an OSError raised by the same os.makedirs call
+# as EACCES or EROFS would be); and a full disk, which fails in the middle of the write, is a storage whose
+# _save writes part of the file and then raises ENOSPC, as the file system would.
+
+
+@pytest.fixture
+def unwritable(settings, tmp_path):
+    """The license folder cannot be created: its parent is a regular file."""
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_bytes(b"")
+    settings.LICENSE_FILES_ROOT = blocker / "licenses"
+
+
+@pytest.fixture
+def disk_full(monkeypatch):
+    """The disk fills up halfway through writing a license file."""
+
+    storage = license_storage()
+
+    def half_then_full(name, content):
+        path = Path(storage.path(name))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content.read()[:100])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(storage, "_save", half_then_full)
+
+
+@pytest.mark.parametrize(
+    ("language", "stored", "again"),
+    [
+        ("en", "The server could not store the file", "Choose “license.pdf” again"),
+        ("ko", "서버가 파일을 저장하지 못했습니다", "“license.pdf” 파일을 다시 선택하세요"),
+    ],
+)
+def test_an_unwritable_license_folder_is_a_form_error_in_the_users_language(
+    manager_client, prop, unwritable, caplog, language, stored, again
+):
+    manager_client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    data = permit_data(prop, permit_number="제2024-0777호", comment="재제출합니다.")
+
+    with caplog.at_level(logging.ERROR, logger="core.storage"):
+        response = post(manager_client, "permit", data)
+
+    errors = field_errors(response)
+    assert list(errors) == ["file"]
+    assert stored in errors["file"][0]
+    assert again in errors["file"][1]
+    # The other fields come back as typed; the file is to be chosen again (a browser never keeps it).
+    page = response.content.decode()
+    assert 'value="제2024-0777호"' in page
+    assert "재제출합니다." in page
+    assert_nothing_stored()
+    # The operator's log has the reason, the user's page no stack trace.
+    assert [record.levelname for record in caplog.records] == ["ERROR"]
+    assert "ENOTDIR" in caplog.text
+    assert "not-a-folder" in caplog.text
+    assert "Traceback" not in page
+    assert "NotADirectoryError" not in page
+
+
+def test_a_disk_full_halfway_leaves_no_request_and_no_partial_file(manager_client, prop, disk_full, settings, caplog):
+    with caplog.at_level(logging.ERROR, logger="core.storage"):
+        response = post(manager_client, "permit", permit_data(prop))
+
+    assert "The server could not store the file" in field_errors(response)["file"][0]
+    assert_nothing_stored()
+    assert [path for path in settings.LICENSE_FILES_ROOT.rglob("*") if path.is_file()] == []
+    assert "ENOSPC" in caplog.text
+
+
+def test_the_upload_succeeds_once_the_folder_can_be_written_again(manager_client, prop, unwritable, settings, tmp_path):
+    assert post(manager_client, "permit", permit_data(prop)).status_code == 200
+
+    settings.LICENSE_FILES_ROOT = tmp_path / "licenses"
+    response = post(manager_client, "permit", permit_data(prop))
+
+    assert response.status_code == 302, field_errors(response)
+    assert LicenseRequest.objects.get().file.path.startswith(str(tmp_path / "licenses"))
