@@ -112,7 +112,9 @@ class LicenseRequestForm(forms.ModelForm):
         super().full_clean()
         chosen = self.files.get(self.add_prefix("file")) if self.is_bound else None
         # The file's own error says to choose another file, except when the storage could not keep it:
-        # then the same file is to be chosen again (the server keeps no upload between two requests).
+        # then the same file is to be chosen again. The server keeps no upload for a next attempt: that
+        # would need the very storage that just failed (or a second one, with its own cleanup and access
+        # checks), while a user expects the form back as typed and to pick the file again, by its name.
         if self._errors and chosen is not None and ("file" not in self._errors or self.has_error("file", "storage")):
             # A browser never keeps a chosen file when the form comes back with an error: say so, by name.
             self.add_error(
