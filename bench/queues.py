@@ -126,14 +126,17 @@ def _hub_send(target, user):
 
 def _booking_email(user, booking):
     """Seconds from the commit of a booking e-mail's job to the end of its task (the job deleted)."""
+    from uuid import uuid4
+
     from django.db import transaction
+    from django.utils import timezone
 
     from bookings.notifications import SEND_TASK
     from core.jobs import job_queue
     from core.models import Job
 
     with transaction.atomic():
-        job = job_queue(SEND_TASK, booking.pk, "created", user.pk)
+        job = job_queue(SEND_TASK, booking.pk, "created", user.pk, uuid4().hex, timezone.now().isoformat())
     started = time.perf_counter()
     _wait(lambda: not Job.objects.filter(pk=job.pk).exists(), "the booking e-mail")
     return time.perf_counter() - started

@@ -231,6 +231,7 @@ TASK_QUEUES_BY_NAME = {
         "bookings.tasks.inbound_calls_purge_task",
         "bookings.tasks.seen_webhooks_purge_task",
         "inbox.tasks.events_purge_task",
+        "core.tasks.sent_mails_purge_task",
         "hubsandbox.tasks.sandbox_sell_task",
     ],
 }
@@ -282,6 +283,8 @@ CELERY_BEAT_SCHEDULE = {
     "bookings-seen-webhooks-purge": {"task": "bookings.tasks.seen_webhooks_purge_task", "schedule": 60 * 60.0},
     # Read inbox events a month after they last happened, every event after a year (inbox.services).
     "inbox-purge": {"task": "inbox.tasks.events_purge_task", "schedule": 24 * 60 * 60.0},
+    # The records of the e-mails sent (one e-mail per event and person, core.mail) after a month.
+    "sent-mails-purge": {"task": "core.tasks.sent_mails_purge_task", "schedule": 24 * 60 * 60.0},
     # The previous month's settlement, reconciled every night (Korea time) once the hub has settled the day.
     "settlement-reconcile-nightly": {
         "task": "bookings.settlement.tasks.reconciliations_nightly_task",

@@ -129,7 +129,6 @@ def test_a_web_process_queues_every_task_by_name_without_importing_it():
     assert "bookings.settlement.tasks.reconciliation_run_task" not in answer["registered"]
     assert answer["read"]["integration.sync.tasks.sync_resource_task"] == "hub"
     assert answer["read"]["bookings.tasks.booking_email_send_task"] == "jobs"
-    assert answer["read"]["bookings.tasks.bookings_release_expired_task"] == "bookings"
     assert answer["read"]["bookings.settlement.tasks.reconciliation_run_task"] == "bulk"
 
 
