@@ -90,10 +90,10 @@ def event_email_send(*, event_id, user_id):
     (OSError) reach the caller, which retries."""
     event = Event.objects.select_related("property").filter(pk=event_id).first()
     user = event_email_recipients(event).filter(pk=user_id).first() if event else None
-    if user is None:
+    if event is None or user is None:
         return False
     return mail_send_once(
-        event_email_message(event=event, user=user), key=f"inbox:{event.pk}", user=user, event_at=event.created_at
+        event_email_message(event=event, user=user), key=f"inbox:{event_id}", user=user, event_at=event.created_at
     )
 
 

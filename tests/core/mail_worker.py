@@ -38,7 +38,7 @@ def run_job(task_name, job_id):
 
 if __name__ == "__main__":
     django.setup()
-    from config.celery import app  # noqa: F401 (the tasks, registered as in a worker)
+    from config.celery import app
 
     app.loader.import_default_modules()
     run_job(sys.argv[1], int(sys.argv[2]))

@@ -64,7 +64,7 @@ def test_an_smtp_error_releases_the_claim_so_that_the_retry_sends(settings):
     settings.EMAIL_BACKEND = "tests.bookings.mail_backends.DownBackend"
     user = UserFactory(email="a@example.com")
 
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="Connection unexpectedly closed"):
         mail_send_once(message(), key="inbox:8", user=user, event_at=timezone.now())
 
     assert not SentMail.objects.exists()
@@ -110,7 +110,7 @@ def test_a_worker_killed_after_the_smtp_exchange_leaves_the_recipient_one_e_mail
         "EMAIL_FILE_PATH": str(mailbox),
         "CELERY_BROKER_URL": "memory://localhost/",
     }
-    worker = subprocess.Popen(  # noqa: S603
+    worker = subprocess.Popen(
         [sys.executable, "-m", "tests.core.mail_worker", SEND_TASK, str(job.pk)],
         cwd=settings.BASE_DIR,
         env=env,
