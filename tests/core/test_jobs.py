@@ -151,6 +151,18 @@ def test_the_sweeper_queues_a_lost_message_after_the_grace_and_a_dead_workers_jo
     assert [args for _name, args, _kwargs, _countdown in sent] == [["running"]]
 
 
+def test_a_sweep_queues_at_most_a_batch_and_leaves_the_rest_to_the_next(monkeypatch, sent):
+    for value in ("a", "b", "c"):
+        jobs.job_queue(TASK, value)
+    Job.objects.update(queued_at=None)  # none reached the broker
+    sent.clear()
+    monkeypatch.setattr(jobs, "SWEEP_BATCH", 2)
+
+    assert jobs.job_sweep() == 2
+    assert jobs.job_sweep() == 1
+    assert sorted(args[0] for _name, args, _kwargs, _countdown in sent) == ["a", "b", "c"]
+
+
 def test_a_job_that_ran_too_often_is_failed_not_queued_again(sent):
     job = jobs.job_queue(TASK, "a")
     Job.objects.filter(pk=job.pk).update(attempts=jobs.MAX_RUNS, queued_at=None)
