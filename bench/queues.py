@@ -3,7 +3,7 @@ e-mail are timed, from the commit that queues them to the end of their task, fir
 then while a reconciliation of 100,000 records (default) runs, in the same run: the added delay, against
 the goal (at most 2 s).
 
-Procfile's own `worker` (hub and bookings queues) and `bulk` (bulk queue) commands run the tasks, on Redis
+Procfile's own `worker` (hub and bookings queues), `jobs` (e-mails) and `bulk` commands run the tasks, on Redis
 (CELERY_BROKER_URL must name one: db 14 by default here is the caller's to choose) and a fresh database
 (PostgreSQL when DATABASE_URL names one); the sandbox hub is served by a gunicorn of its own, so that its
 paging of the settlement list does not share this process. Writes var/bench/queues.json."""
@@ -126,14 +126,17 @@ def _hub_send(target, user):
 
 def _booking_email(user, booking):
     """Seconds from the commit of a booking e-mail's job to the end of its task (the job deleted)."""
+    from uuid import uuid4
+
     from django.db import transaction
+    from django.utils import timezone
 
     from bookings.notifications import SEND_TASK
     from core.jobs import job_queue
     from core.models import Job
 
     with transaction.atomic():
-        job = job_queue(SEND_TASK, booking.pk, "created", user.pk)
+        job = job_queue(SEND_TASK, booking.pk, "created", user.pk, uuid4().hex, timezone.now().isoformat())
     started = time.perf_counter()
     _wait(lambda: not Job.objects.filter(pk=job.pk).exists(), "the booking e-mail")
     return time.perf_counter() - started
@@ -251,7 +254,7 @@ def _start_processes(connection, broker):
         subprocess.Popen(  # noqa: S603
             ["/bin/sh", "-c", f"exec {_procfile(name)}"], cwd=ROOT, env=env, start_new_session=True
         )
-        for name in ("worker", "bulk")
+        for name in ("worker", "jobs", "bulk")
     ]
     _wait(lambda: _answers(port), "the sandbox hub", timeout=60)
     time.sleep(5)  # the workers' start
@@ -285,7 +288,7 @@ def _stop(process):
 def report(figures):
     """The figures as a table for a terminal."""
     lines = [
-        f"Queues benchmark: {figures['database']}, Procfile's worker (hub, bookings) and bulk; a reconciliation"
+        f"Queues benchmark: {figures['database']}, Procfile's worker, jobs and bulk; a reconciliation"
         f" of {figures['records']:,} records ({figures['reconciliation_seconds']} s) against idle workers",
         f"  {'':18}{'idle median':>13}{'idle max':>10}{'busy median':>13}{'busy max':>10}{'added':>8}",
     ]

@@ -12,15 +12,21 @@ The decisions, in this one place (README, "Booking e-mails"):
   after the commit); that task records one job per recipient (SEND_TASK), so that an SMTP failure retries
   that one mail alone and never touches the booking or the vendor API's answer. Jobs survive a broker
   outage and a dead worker (core.jobs): a mail is delayed by them, never lost.
+- Each event is one occurrence (an id drawn when it is recorded: a booking changed twice is two), sent
+  once per recipient whatever restarts (core.mail.mail_send_once, keyed "booking:<id>:<event>:<occurrence>").
 """
+
+from datetime import datetime
+from uuid import uuid4
 
 from django.conf import settings
 from django.db import models, transaction
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core.jobs import job_queue
-from core.mail import mail_message
+from core.mail import mail_message, mail_send_once
 
 from .models import Booking, NotificationPreference
 from .selectors import booking_email_recipients
@@ -43,24 +49,26 @@ class BookingEvent(models.TextChoices):
 def booking_notify_on_commit(*, booking, event):
     """Record, in the caller's transaction, that the e-mails of event for booking are to be sent, queued
     once it commits (nothing if it rolls back). A broker that is down delays them, never fails the caller."""
-    job_queue(NOTIFY_TASK, booking.pk, str(event))
+    job_queue(NOTIFY_TASK, booking.pk, str(event), uuid4().hex, timezone.now().isoformat())
 
 
-def booking_notify(*, booking_id, event):
-    """Queue one e-mail of event per member of the booking's property who receives them. Returns how many."""
+def booking_notify(*, booking_id, event, occurrence, event_at):
+    """Queue one e-mail of event (its occurrence, which happened at event_at, ISO 8601) per member of the
+    booking's property who receives them. Returns how many."""
     booking = Booking.objects.filter(pk=booking_id).first()
     if booking is None or booking.confirmed_at is None:
         return 0
     user_ids = [user.pk for user in booking_email_recipients(booking.property_id)]
     with transaction.atomic():
         for user_id in user_ids:
-            job_queue(SEND_TASK, booking_id, str(event), user_id)
+            job_queue(SEND_TASK, booking_id, str(event), user_id, occurrence, event_at)
     return len(user_ids)
 
 
-def booking_email_send(*, booking_id, event, user_id):
-    """Send one member the e-mail of event, if they still receive them. Returns whether it was sent; SMTP
-    errors (OSError) reach the caller, which retries."""
+def booking_email_send(*, booking_id, event, user_id, occurrence, event_at):
+    """Send one member the e-mail of event's occurrence (which happened at event_at, ISO 8601), if they
+    still receive them and were not sent it already. Returns whether it was sent; SMTP errors (OSError)
+    reach the caller, which retries."""
     booking = (
         Booking.objects.select_related("property", "room_type", "rate_plan__model")
         .prefetch_related(
@@ -72,8 +80,12 @@ def booking_email_send(*, booking_id, event, user_id):
     user = booking_email_recipients(booking.property_id).filter(pk=user_id).first() if booking else None
     if user is None:  # the booking is gone, or the member left or turned e-mails off since
         return False
-    booking_email_message(booking=booking, event=BookingEvent(event), user=user).send()
-    return True
+    return mail_send_once(
+        booking_email_message(booking=booking, event=BookingEvent(event), user=user),
+        key=f"booking:{booking_id}:{event}:{occurrence}",
+        user=user,
+        event_at=datetime.fromisoformat(event_at),
+    )
 
 
 def email_language(user):

@@ -29,17 +29,19 @@ def seen_webhooks_purge_task():
 
 
 @shared_task(base=JobTask, ignore_result=True)
-def booking_notify_task(booking_id, event):
+def booking_notify_task(booking_id, event, occurrence, event_at):
     """Queue the e-mails of a booking event, one per member who receives them."""
-    booking_notify(booking_id=booking_id, event=event)
+    booking_notify(booking_id=booking_id, event=event, occurrence=occurrence, event_at=event_at)
 
 
 @shared_task(**MAIL_SEND_TASK_OPTIONS)
-def booking_email_send_task(self, booking_id, event, user_id):
+def booking_email_send_task(self, booking_id, event, user_id, occurrence, event_at):
     """Send one member one booking e-mail; an SMTP server that fails or cannot be reached is tried again
     with exponential backoff and jitter (eight times, over about three hours), a refused address is not."""
     mail_send_or_retry(
         self,
-        lambda: booking_email_send(booking_id=booking_id, event=event, user_id=user_id),
+        lambda: booking_email_send(
+            booking_id=booking_id, event=event, user_id=user_id, occurrence=occurrence, event_at=event_at
+        ),
         counted=booking_email_counted,
     )

@@ -194,19 +194,21 @@ CELERY_TASK_IGNORE_RESULT = True
 # is closed every so many tasks, and each task starts as a web request does (config.celery): a connection
 # that failed, outlived CONN_MAX_AGE or no longer answers (CONN_HEALTH_CHECKS) is replaced.
 CELERY_DB_REUSE_MAX = 1000
-# Three queues, so that bulk work never holds the worker slots that hub sends and booking e-mails wait
-# for (README, "Queues and time limits"): Procfile's `worker` takes hub and bookings, `bulk` the rest.
-# Routed by task name (core.queue's send_task honours the routes); a task named nowhere goes to bulk.
+# Four queues, so that neither bulk work nor a backlog of e-mails holds the worker slots that hub sends
+# wait for, and hub sends do not hold the e-mails' (README, "Queues and time limits"): Procfile's `worker`
+# takes hub and bookings (the hold expiry, which must wait behind neither e-mails nor bulk work), `jobs`
+# the e-mails and the job sweeper, `bulk` the rest. Routed by task name (core.queue's send_task honours
+# the routes); a task named nowhere goes to bulk.
 TASK_QUEUES_BY_NAME = {
     "hub": [
         "integration.sync.tasks.sync_resource_task",
         "integration.sync.tasks.sync_sweeper_task",
         "integration.sync.tasks.sync_switch_publish_task",
     ],
-    "bookings": [
+    "bookings": ["bookings.tasks.bookings_release_expired_task"],
+    "jobs": [
         "bookings.tasks.booking_notify_task",
         "bookings.tasks.booking_email_send_task",
-        "bookings.tasks.bookings_release_expired_task",
         "inbox.tasks.event_notify_task",
         "inbox.tasks.event_email_send_task",
         "core.tasks.job_sweeper_task",
@@ -229,6 +231,7 @@ TASK_QUEUES_BY_NAME = {
         "bookings.tasks.inbound_calls_purge_task",
         "bookings.tasks.seen_webhooks_purge_task",
         "inbox.tasks.events_purge_task",
+        "core.tasks.sent_mails_purge_task",
         "hubsandbox.tasks.sandbox_sell_task",
     ],
 }
@@ -280,6 +283,8 @@ CELERY_BEAT_SCHEDULE = {
     "bookings-seen-webhooks-purge": {"task": "bookings.tasks.seen_webhooks_purge_task", "schedule": 60 * 60.0},
     # Read inbox events a month after they last happened, every event after a year (inbox.services).
     "inbox-purge": {"task": "inbox.tasks.events_purge_task", "schedule": 24 * 60 * 60.0},
+    # The records of the e-mails sent (one e-mail per event and person, core.mail) after a month.
+    "sent-mails-purge": {"task": "core.tasks.sent_mails_purge_task", "schedule": 24 * 60 * 60.0},
     # The previous month's settlement, reconciled every night (Korea time) once the hub has settled the day.
     "settlement-reconcile-nightly": {
         "task": "bookings.settlement.tasks.reconciliations_nightly_task",

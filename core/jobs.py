@@ -5,10 +5,12 @@ commit, with the row's id as the keyword `job`. Tasks so queued derive from `Job
 the row (a lease, so that a message delivered twice runs once), deletes it when the task returns, keeps
 it due later when the task retries, and marks it failed when the task fails for good. The sweeper
 (`job_sweep`, every 15 s by beat) queues again each job whose message is overdue: never published (the
-broker was down), lost (Redis restarted empty), or left by a worker that died (its lease expired).
+broker was down), lost (Redis restarted empty), or left by a worker that died (its lease expired); never
+one whose message still waits in a backlog of its queue (core.broker.broker_still_queued_since).
 """
 
 import logging
+from collections import defaultdict
 from datetime import datetime, timedelta
 
 from celery import Task
@@ -17,7 +19,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from . import queue
-from .broker import broker_lost_messages
+from .broker import broker_lost_messages, broker_queue_of, broker_still_queued_since
 from .models import Job
 
 logger = logging.getLogger(__name__)
@@ -30,6 +32,9 @@ QUEUE_GRACE = timedelta(minutes=1)
 MAX_RUNS = 12
 #: Failed jobs are kept this long for the operator (deep health, the admin), then deleted.
 FAILED_KEPT = timedelta(days=30)
+#: Jobs one sweep queues at most (the rest, the next sweeps): a sweep's work stays bounded, even after a
+#: Redis restarted empty lost the messages of thousands.
+SWEEP_BATCH = 1000
 
 
 def job_queue(task_name, *args, countdown=0):
@@ -98,27 +103,45 @@ def _failed(job_id, error):
 
 
 def job_sweep():
-    """Queue again every job whose message is overdue (or, after the broker lost its messages, every job
-    not running), fail those that ran MAX_RUNS times, delete failed ones older than FAILED_KEPT. Returns
-    how many were queued."""
+    """Queue again (SWEEP_BATCH at most) every job whose message is lost or overdue (or, after the broker
+    lost its messages, every job not running), fail those that ran MAX_RUNS times, delete failed ones
+    older than FAILED_KEPT. Returns how many were queued."""
     now = timezone.now()
-    stale = now - QUEUE_GRACE
     free = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
     waiting = Job.objects.filter(free, failed_at__isnull=True)
     waiting.filter(attempts__gte=MAX_RUNS).update(failed_at=now, last_error=f"gave up after {MAX_RUNS} runs")
     Job.objects.filter(failed_at__lt=now - FAILED_KEPT).delete()
+    waiting = waiting.filter(attempts__lt=MAX_RUNS)
     if not broker_lost_messages("jobs"):
-        # Published and not overdue yet: its message is still on its way.
-        waiting = waiting.filter(Q(queued_at__isnull=True) | Q(queued_at__lt=stale, due_at__lt=stale), due_at__lte=now)
-    count = 0
-    for job in waiting.filter(attempts__lt=MAX_RUNS).order_by("due_at").only("pk", "task", "args", "due_at"):
-        countdown = max(0.0, (job.due_at - now).total_seconds()) or None
-        if queue.publish(job.task, job.args, kwargs={"job": job.pk}, countdown=countdown):
-            Job.objects.filter(pk=job.pk).update(queued_at=now)
-            count += 1
+        waiting = waiting.filter(_lost(waiting, now - QUEUE_GRACE), due_at__lte=now)
+    rows = list(waiting.order_by("due_at").values_list("pk", "task", "args", "due_at")[:SWEEP_BATCH])
+    # Marked queued in one statement before publishing (as job_queue records before it queues); what the
+    # broker refuses is marked unqueued again, in one statement too.
+    Job.objects.filter(pk__in=[pk for pk, *_rest in rows]).update(queued_at=now)
+    refused = [
+        pk
+        for pk, task, args, due_at in rows
+        if not queue.publish(task, args, kwargs={"job": pk}, countdown=max(0.0, (due_at - now).total_seconds()) or None)
+    ]
+    if refused:
+        Job.objects.filter(pk__in=refused).update(queued_at=None)
+    count = len(rows) - len(refused)
     if count:
         logger.info("job sweeper queued %d jobs again", count)
     return count
+
+
+def _lost(waiting, stale):
+    """The jobs of waiting whose message is lost: never published, or published before stale and not among
+    the last queued of its queue, as many as the queue holds (jobs of several tasks may share a queue)."""
+    tasks_of_queue = defaultdict(list)
+    for task in waiting.filter(queued_at__isnull=False).order_by().values_list("task", flat=True).distinct():
+        tasks_of_queue[broker_queue_of(task)].append(task)
+    lost = Q(queued_at__isnull=True)
+    for tasks in tasks_of_queue.values():
+        since = broker_still_queued_since(tasks[0], waiting.filter(task__in=tasks), stale)
+        lost |= Q(task__in=tasks, queued_at__lt=since, due_at__lt=stale)
+    return lost
 
 
 def jobs_waiting():

@@ -1,22 +1,29 @@
 """E-mails to the people of the back office (booking e-mails, the inbox's): built in the reader's language
-from a subject, a plain text and an HTML template, and sent by a durable job that retries what the SMTP
-server did not take."""
+from a subject, a plain text and an HTML template, and sent once per event and person (mail_send_once) by
+a durable job that retries what the SMTP server did not take."""
 
+import hashlib
 import logging
 import random
 import smtplib
 from datetime import timedelta
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 
 from .jobs import JobTask
+from .models import SentMail
+from .retention import purge_before
 
 logger = logging.getLogger(__name__)
 
 #: Retries of one e-mail whose SMTP server fails or cannot be reached (exponential, about three hours).
 MAIL_MAX_RETRIES = 8
+#: The e-mails sent are remembered this long (far longer than a job may run again), then deleted.
+SENT_MAILS_KEPT = timedelta(days=30)
 
 #: The Celery options of a task that sends one e-mail as a durable job: one SMTP exchange (EMAIL_TIMEOUT, 10 s)
 #: cut at a minute and a half; a worker that died in the middle delays the mail two minutes (the lease outlives
@@ -65,3 +72,35 @@ def mail_send_or_retry(task, send, *, counted=None):
     if sent and counted:
         counted("sent")
     return sent
+
+
+def mail_send_once(message, *, key, user, event_at):
+    """Send message to user unless the e-mail of key was sent to them already. The send is claimed in its
+    own statement (committed: call it outside a transaction) before the SMTP exchange and marked sent
+    after it; a claim left unconfirmed (the process died, or the database went away, in between) is sent
+    again with the same Message-ID, derived from key, so that the receiving mail system drops the copy.
+    An error of the send releases the claim and reaches the caller (which retries). event_at: when the
+    event happened. Returns whether it sent."""
+    claim, _created = SentMail.objects.get_or_create(key=key, user=user, defaults={"event_at": event_at})
+    if claim.sent_at is not None:
+        logger.info("e-mail %s to user %s was sent already: not sent again", key, user.pk)
+        return False
+    message.extra_headers["Message-ID"] = mail_message_id(key, user.pk)
+    try:
+        message.send()
+    except Exception:
+        SentMail.objects.filter(pk=claim.pk).delete()
+        raise
+    SentMail.objects.filter(pk=claim.pk).update(sent_at=timezone.now())
+    return True
+
+
+def mail_message_id(key, user_id):
+    """The Message-ID of the e-mail of key to the user of user_id: the same for every send of it."""
+    digest = hashlib.sha256(f"{key}/{user_id}".encode()).hexdigest()[:32]
+    return f"<{digest}@{urlsplit(settings.SITE_URL).hostname or 'vendorhub'}>"
+
+
+def sent_mails_purge(*, now=None):
+    """Delete the records of e-mails claimed more than SENT_MAILS_KEPT ago. Returns how many."""
+    return purge_before(SentMail.objects.all(), (now or timezone.now()) - SENT_MAILS_KEPT)

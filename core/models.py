@@ -1,5 +1,6 @@
-"""Durable jobs and process heartbeats."""
+"""Durable jobs, process heartbeats and the e-mails sent."""
 
+from django.conf import settings
 from django.db import models
 
 
@@ -42,3 +43,26 @@ class Heartbeat(models.Model):
 
     def __str__(self):
         return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class SentMail(models.Model):
+    """One e-mail of one event to one person, by its key (core.mail.mail_send_once): claimed before the SMTP
+    exchange and marked sent after it, so that a job run again sends nothing, or (a claim left unconfirmed)
+    the same message again, which the receiving mail system drops by its Message-ID. Its times give an
+    e-mail's delay: the event's, the claim's and the send's."""
+
+    #: What the e-mail tells, one occurrence of an event: "booking:<id>:<event>:<occurrence>", "inbox:<id>".
+    key = models.CharField(max_length=200)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    #: When the event happened.
+    event_at = models.DateTimeField()
+    #: When the send was first claimed.
+    created_at = models.DateTimeField(auto_now_add=True)
+    #: When the SMTP server took it; null while claimed (a sending run, or one that died before marking it).
+    sent_at = models.DateTimeField(null=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["key", "user"], name="sent_mail_once")]
+
+    def __str__(self):
+        return f"{self.key} to {self.user_id}"

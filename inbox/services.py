@@ -13,7 +13,7 @@ from django.utils.functional import lazy
 
 from bookings.notifications import email_language
 from core.jobs import job_queue
-from core.mail import mail_message
+from core.mail import mail_message, mail_send_once
 from core.retention import purge_before
 
 from .display import event_text
@@ -85,14 +85,16 @@ def event_notify(*, event_id):
 
 
 def event_email_send(*, event_id, user_id):
-    """Send one person the e-mail of an event, if they still ask for them and see it. Returns whether it
-    was sent; SMTP errors (OSError) reach the caller, which retries."""
+    """Send one person the e-mail of an event, if they still ask for them, see it and were not sent it
+    already (an event is e-mailed once, when it is new). Returns whether it was sent; SMTP errors
+    (OSError) reach the caller, which retries."""
     event = Event.objects.select_related("property").filter(pk=event_id).first()
     user = event_email_recipients(event).filter(pk=user_id).first() if event else None
-    if user is None:
+    if event is None or user is None:
         return False
-    event_email_message(event=event, user=user).send()
-    return True
+    return mail_send_once(
+        event_email_message(event=event, user=user), key=f"inbox:{event_id}", user=user, event_at=event.created_at
+    )
 
 
 def event_email_message(*, event, user):

@@ -9,7 +9,7 @@ from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
-from core.broker import broker_lost_messages, broker_queue_depth
+from core.broker import broker_lost_messages, broker_still_queued_since
 from core.periodic import for_each_row
 from core.queue import queue_after_commit
 from core.retention import purge_older_than
@@ -172,26 +172,18 @@ def sync_sweep():
     if not broker_lost_messages("hub-sync"):
         pending = pending.filter(
             Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=stale),
-            Q(queued_at__isnull=True) | Q(queued_at__lt=_still_in_queue_since(stale)),
+            Q(queued_at__isnull=True)
+            | Q(
+                queued_at__lt=broker_still_queued_since(
+                    SEND_TASK, SyncState.objects.filter(status=SyncStatus.PENDING), stale
+                )
+            ),
         )
     next_attempts = dict(pending.values_list("pk", "next_attempt_at"))
     count = for_each_row(list(next_attempts), lambda pk: _queue_again(pk, next_attempts[pk]), what="hub sync sweeper")
     if count:
         logger.info("sync sweeper queued %d pending resources again", count)
     return count
-
-
-def _still_in_queue_since(stale):
-    """The moment from which queued sends are taken as still waiting in the broker's queue rather than
-    lost: stale (QUEUE_GRACE ago), or earlier while the queue holds a backlog. The broker hands messages out
-    in the order they were queued, so the rows queued last, as many as the queue holds, are still in it,
-    however long ago: a resync of thousands of rows is not queued a second time while it drains."""
-    waiting = broker_queue_depth(SEND_TASK)
-    if not waiting:
-        return stale
-    queued = SyncState.objects.filter(status=SyncStatus.PENDING, queued_at__isnull=False).order_by("-queued_at")
-    oldest_waiting = queued.values_list("queued_at", flat=True)[waiting - 1 : waiting].first()
-    return min(stale, oldest_waiting) if oldest_waiting else stale
 
 
 def _queue_again(state_id, next_attempt_at=None):

@@ -11,6 +11,7 @@ from bookings.models import Booking, NotificationPreference
 from bookings.notifications import NOTIFY_TASK, SEND_TASK
 from bookings.tasks import booking_email_send_task
 from core.dates import KOREA
+from core.models import SentMail
 from tests.factories import member
 from tests.queued import drain_queue, run_queued
 
@@ -18,6 +19,8 @@ from . import mail_backends
 from .factories import create_body, open_channel, sellable
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_queues")]
+#: When the events these tests send by hand happened (ISO 8601, as the notify job passes it on).
+NOW = "2026-01-05T09:00:00+00:00"
 
 
 @pytest.fixture
@@ -127,6 +130,33 @@ def test_each_event_mails_each_receiving_member_once_in_their_language(
     assert f"Guest: {booking.guest_name} (2 guests)" in english.body
 
 
+def test_each_change_of_a_booking_is_its_own_e_mail_sent_once(
+    hub_client, django_capture_on_commit_callbacks, content, members
+):
+    number = confirmed_booking(hub_client, django_capture_on_commit_callbacks, content[1])
+    mail.outbox = []
+    for name in ("이준", "Kim Minji"):
+        call(
+            hub_client,
+            django_capture_on_commit_callbacks,
+            "put",
+            f"/bookings/{number}/modify",
+            {"guest": {"name": name}},
+        )
+    assert sorted(message.to[0] for message in mail.outbox) == [
+        "en@example.com",
+        "en@example.com",
+        "ko@example.com",
+        "ko@example.com",
+    ]
+
+    # A send job run again (a worker that died before the job's end) sends nothing more.
+    sent = SentMail.objects.filter(user=members["en"], key__contains=":modified:").first()
+    booking_id, event, occurrence = sent.key.removeprefix("booking:").split(":")
+    booking_email_send_task.apply((int(booking_id), event, members["en"].pk, occurrence, sent.event_at.isoformat()))
+    assert len(mail.outbox) == 4
+
+
 def test_a_hold_the_hub_never_confirmed_mails_nobody(hub_client, django_capture_on_commit_callbacks, content, members):
     _room_type, standalone, _package = content
     number = call(hub_client, django_capture_on_commit_callbacks, "post", "/bookings", create_body(standalone))[
@@ -203,7 +233,7 @@ def test_the_answer_only_queues_the_mails_after_the_commit(
     for callback in callbacks:
         callback()
     booking = Booking.objects.get(vendor_booking_number=number)
-    assert [args for name, args, _kwargs in drain_queue() if name == NOTIFY_TASK] == [[booking.pk, "created"]]
+    assert [args[:2] for name, args, _kwargs in drain_queue() if name == NOTIFY_TASK] == [[booking.pk, "created"]]
     assert mail.outbox == []
 
 
@@ -214,7 +244,7 @@ def test_the_send_is_retried_on_smtp_errors(hub_client, django_capture_on_commit
     booking = Booking.objects.get(vendor_booking_number=number)
     mail_backends.reset(fail_first=2)
 
-    result = booking_email_send_task.apply((booking.pk, "created", members["en"].pk))
+    result = booking_email_send_task.apply((booking.pk, "created", members["en"].pk, "retried", NOW))
 
     assert result.successful()
     assert mail_backends.calls["refused"] == 2
@@ -229,7 +259,7 @@ def test_a_server_that_stays_down_fails_the_task_after_its_retries(
     booking = Booking.objects.get(vendor_booking_number=number)
     mail_backends.reset()
 
-    result = booking_email_send_task.apply((booking.pk, "modified", members["ko"].pk))
+    result = booking_email_send_task.apply((booking.pk, "modified", members["ko"].pk, "down", NOW))
 
     assert result.failed()
     assert mail_backends.calls["refused"] == 1 + booking_email_send_task.max_retries
@@ -243,7 +273,7 @@ def test_a_member_who_turned_mails_off_after_the_event_gets_none(
     NotificationPreference.objects.create(user=members["ko"], booking_emails=False)
     mail.outbox = []
 
-    result = current_app.tasks[SEND_TASK].apply((booking.pk, "created", members["ko"].pk))
+    result = current_app.tasks[SEND_TASK].apply((booking.pk, "created", members["ko"].pk, "off", NOW))
 
     assert result.successful()
     assert mail.outbox == []

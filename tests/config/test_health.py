@@ -243,7 +243,7 @@ def test_staff_see_no_system_health(client):
 
 def test_deep_names_a_queue_no_live_worker_takes(client, alive):
     """Separate workers per queue: a dead bulk worker leaves reconciliations waiting however many others run."""
-    heartbeat(WORKER_PREFIX + "celery@web-1", ["hub", "bookings"])
+    heartbeat(WORKER_PREFIX + "celery@web-1", ["hub", "bookings", "jobs"])
 
     response = client.get("/healthz?deep=1")
 

@@ -170,13 +170,14 @@ def test_task_runs_and_booking_emails_are_counted(metric, monkeypatch):
     emails = {outcome: metric("vendorhub_booking_emails_total", outcome=outcome) for outcome in ("sent", "failed")}
 
     monkeypatch.setattr(tasks, "booking_email_send", lambda **kwargs: True)
-    booking_email_send_task.apply((1, "confirmed", 1))
+    args = (1, "confirmed", 1, "a", "2026-01-05T09:00:00+00:00")
+    booking_email_send_task.apply(args)
 
     def refuse(**kwargs):
         raise smtplib.SMTPServerDisconnected("gone")
 
     monkeypatch.setattr(tasks, "booking_email_send", refuse)
-    booking_email_send_task.apply((1, "confirmed", 1), retries=8)  # its last try: it fails for good
+    booking_email_send_task.apply(args, retries=8)  # its last try: it fails for good
 
     assert metric("vendorhub_booking_emails_total", outcome="sent") == emails["sent"] + 1
     assert metric("vendorhub_booking_emails_total", outcome="failed") == emails["failed"] + 1

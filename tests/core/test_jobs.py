@@ -29,8 +29,9 @@ def _fresh_runs():
 
 
 @pytest.fixture
-def sent(monkeypatch):
-    """The messages published, as (task name, args, kwargs, countdown), instead of the broker."""
+def sent(monkeypatch, empty_queues):
+    """The messages published, as (task name, args, kwargs, countdown), instead of the broker (whose
+    queues, which the sweeper reads, stay empty)."""
     messages = []
 
     def publish(task_name, args=(), *, kwargs=None, countdown=None):
@@ -150,6 +151,18 @@ def test_the_sweeper_queues_a_lost_message_after_the_grace_and_a_dead_workers_jo
     assert [args for _name, args, _kwargs, _countdown in sent] == [["running"]]
 
 
+def test_a_sweep_queues_at_most_a_batch_and_leaves_the_rest_to_the_next(monkeypatch, sent):
+    for value in ("a", "b", "c"):
+        jobs.job_queue(TASK, value)
+    Job.objects.update(queued_at=None)  # none reached the broker
+    sent.clear()
+    monkeypatch.setattr(jobs, "SWEEP_BATCH", 2)
+
+    assert jobs.job_sweep() == 2
+    assert jobs.job_sweep() == 1
+    assert sorted(args[0] for _name, args, _kwargs, _countdown in sent) == ["a", "b", "c"]
+
+
 def test_a_job_that_ran_too_often_is_failed_not_queued_again(sent):
     job = jobs.job_queue(TASK, "a")
     Job.objects.filter(pk=job.pk).update(attempts=jobs.MAX_RUNS, queued_at=None)
@@ -170,6 +183,34 @@ def test_after_the_broker_lost_its_messages_every_job_not_running_is_queued_agai
     assert countdowns["just queued"] is None
     assert 3500 < countdowns["retry in an hour"] <= 3600
     assert waiting.pk in {kwargs["job"] for _name, _args, kwargs, _countdown in sent}
+
+
+def test_the_sweeper_leaves_a_draining_backlog_alone_and_queues_what_the_broker_no_longer_holds(empty_queues):
+    """A backlog of e-mails drains for longer than QUEUE_GRACE: the jobs whose messages still wait in their
+    queue (the last queued, as many as it holds) are not queued a second time; an older one, whose message
+    the broker no longer holds, is (the real broker of the run: memory, Redis in CI)."""
+    long_ago = timezone.now() - jobs.QUEUE_GRACE * 5
+    backlog = [jobs.job_queue(TASK, f"backlog {n}") for n in range(4)]
+    for minutes, job in enumerate(backlog):  # queued one a minute, the first long before the others
+        Job.objects.filter(pk=job.pk).update(queued_at=long_ago + timedelta(minutes=minutes), due_at=long_ago)
+    current_app.control.purge()
+    broker.broker_lost_messages("jobs")  # seen before: nothing was lost since (a Redis restarted empty is not)
+    # The messages of the three last jobs still wait (a message of another task of the queue counts as one).
+    for job in backlog[2:]:
+        assert core_queue.publish(TASK, job.args, kwargs={"job": job.pk})
+    assert core_queue.publish("bookings.settlement.tasks.reconciliations_nightly_task")
+    try:
+        assert jobs.job_sweep() == 1
+        assert Job.objects.get(pk=backlog[0].pk).queued_at > long_ago + timedelta(minutes=4)
+        assert [Job.objects.get(pk=job.pk).queued_at for job in backlog[1:]] == [
+            long_ago + timedelta(minutes=minutes) for minutes in (1, 2, 3)
+        ]
+
+        # The queue is empty: the three still marked queued long ago were lost (the first was just queued).
+        current_app.control.purge()
+        assert jobs.job_sweep() == 3
+    finally:
+        current_app.control.purge()
 
 
 @pytest.mark.redis

@@ -128,7 +128,7 @@ def test_a_web_process_queues_every_task_by_name_without_importing_it():
     # queue (the routes go by name).
     assert "bookings.settlement.tasks.reconciliation_run_task" not in answer["registered"]
     assert answer["read"]["integration.sync.tasks.sync_resource_task"] == "hub"
-    assert answer["read"]["bookings.tasks.booking_email_send_task"] == "bookings"
+    assert answer["read"]["bookings.tasks.booking_email_send_task"] == "jobs"
     assert answer["read"]["bookings.settlement.tasks.reconciliation_run_task"] == "bulk"
 
 
@@ -136,7 +136,7 @@ def test_every_task_the_worker_knows_is_routed_to_a_queue_by_name():
     registered = {name for name in _fresh_python(WORKER, HUB_SANDBOX_ENABLED="true") if not name.startswith("celery.")}
 
     assert registered == set(settings.CELERY_TASK_ROUTES)
-    assert {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()} == {"hub", "bookings", "bulk"}
+    assert {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()} == {"hub", "bookings", "jobs", "bulk"}
 
 
 def test_each_task_is_named_by_its_module_path_and_function_ending_in_task():

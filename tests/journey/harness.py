@@ -36,11 +36,11 @@ ROOT = Path(__file__).resolve().parents[2]
 #: The shared virtualenv's bin: gunicorn, celery and python come from it.
 BIN = Path(sys.executable).parent
 #: Every process of the Procfile is started (web, the workers of each queue, beat); these must be there.
-REQUIRED_PROCESSES = ("web", "worker", "beat")
+REQUIRED_PROCESSES = ("web", "worker", "jobs", "beat")
 #: The variables of the product's configuration: none is inherited from the caller's environment.
 PRODUCT_PREFIXES = ("DJANGO_", "HUB_", "VENDOR_", "CELERY_", "DATABASE_", "CACHE_", "LICENSE_", "LOG_", "BOOKING_")
 PRODUCT_PREFIXES += ("EMAIL_", "DEFAULT_FROM_EMAIL", "SITE_URL", "ARI_", "PORT", "WEB_CONCURRENCY")
-PRODUCT_PREFIXES += ("METRICS_", "SENTRY_", "PROMETHEUS_", "BULK_CONCURRENCY")
+PRODUCT_PREFIXES += ("METRICS_", "SENTRY_", "PROMETHEUS_", "BULK_CONCURRENCY", "JOBS_CONCURRENCY")
 LOG_TAIL_LINES = 30
 STOP_SECONDS = 15
 KOREA = ZoneInfo("Asia/Seoul")
