@@ -49,7 +49,13 @@ class BookingEvent(models.TextChoices):
 def booking_notify_on_commit(*, booking, event):
     """Record, in the caller's transaction, that the e-mails of event for booking are to be sent, queued
     once it commits (nothing if it rolls back). A broker that is down delays them, never fails the caller."""
-    job_queue(NOTIFY_TASK, booking.pk, str(event), uuid4().hex, timezone.now().isoformat())
+    job_queue(NOTIFY_TASK, booking.pk, str(event), *_occurrence())
+
+
+def _occurrence():
+    """A new occurrence of an event: its id (what tells two changes of one booking apart) and when it
+    happened (ISO 8601)."""
+    return uuid4().hex, timezone.now().isoformat()
 
 
 def booking_notify(*, booking_id, event, occurrence, event_at):
@@ -58,6 +64,8 @@ def booking_notify(*, booking_id, event, occurrence, event_at):
     booking = Booking.objects.filter(pk=booking_id).first()
     if booking is None or booking.confirmed_at is None:
         return 0
+    if occurrence is None:  # a job recorded before occurrences were
+        occurrence, event_at = _occurrence()
     user_ids = [user.pk for user in booking_email_recipients(booking.property_id)]
     with transaction.atomic():
         for user_id in user_ids:
@@ -80,6 +88,8 @@ def booking_email_send(*, booking_id, event, user_id, occurrence, event_at):
     user = booking_email_recipients(booking.property_id).filter(pk=user_id).first() if booking else None
     if user is None:  # the booking is gone, or the member left or turned e-mails off since
         return False
+    if occurrence is None:  # a job recorded before occurrences were: its own
+        occurrence, event_at = _occurrence()
     return mail_send_once(
         booking_email_message(booking=booking, event=BookingEvent(event), user=user),
         key=f"booking:{booking_id}:{event}:{occurrence}",

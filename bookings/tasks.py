@@ -29,13 +29,14 @@ def seen_webhooks_purge_task():
 
 
 @shared_task(base=JobTask, ignore_result=True)
-def booking_notify_task(booking_id, event, occurrence, event_at):
-    """Queue the e-mails of a booking event, one per member who receives them."""
+def booking_notify_task(booking_id, event, occurrence=None, event_at=None):
+    """Queue the e-mails of a booking event, one per member who receives them. (occurrence and event_at are
+    missing from the jobs recorded before 1.0.0: their e-mails still go, as a new occurrence.)"""
     booking_notify(booking_id=booking_id, event=event, occurrence=occurrence, event_at=event_at)
 
 
 @shared_task(**MAIL_SEND_TASK_OPTIONS)
-def booking_email_send_task(self, booking_id, event, user_id, occurrence, event_at):
+def booking_email_send_task(self, booking_id, event, user_id, occurrence=None, event_at=None):
     """Send one member one booking e-mail; an SMTP server that fails or cannot be reached is tried again
     with exponential backoff and jitter (eight times, over about three hours), a refused address is not."""
     mail_send_or_retry(

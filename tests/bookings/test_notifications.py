@@ -9,7 +9,7 @@ from django.utils.formats import date_format
 
 from bookings.models import Booking, NotificationPreference
 from bookings.notifications import NOTIFY_TASK, SEND_TASK
-from bookings.tasks import booking_email_send_task
+from bookings.tasks import booking_email_send_task, booking_notify_task
 from core.dates import KOREA
 from core.models import SentMail
 from tests.factories import member
@@ -155,6 +155,20 @@ def test_each_change_of_a_booking_is_its_own_e_mail_sent_once(
     booking_id, event, occurrence = sent.key.removeprefix("booking:").split(":")
     booking_email_send_task.apply((int(booking_id), event, members["en"].pk, occurrence, sent.event_at.isoformat()))
     assert len(mail.outbox) == 4
+
+
+def test_jobs_recorded_before_occurrences_still_send_their_e_mails(
+    hub_client, django_capture_on_commit_callbacks, content, members
+):
+    # Jobs recorded by the release before carry no occurrence and no event time: an upgrade loses none.
+    number = confirmed_booking(hub_client, django_capture_on_commit_callbacks, content[1])
+    booking = Booking.objects.get(vendor_booking_number=number)
+    mail.outbox = []
+    booking_email_send_task.apply((booking.pk, "modified", members["en"].pk))
+    with django_capture_on_commit_callbacks(execute=True):
+        booking_notify_task.apply((booking.pk, "canceled"))
+    run_queued(django_capture_on_commit_callbacks, {SEND_TASK})
+    assert sorted(message.to[0] for message in mail.outbox) == ["en@example.com", "en@example.com", "ko@example.com"]
 
 
 def test_a_hold_the_hub_never_confirmed_mails_nobody(hub_client, django_capture_on_commit_callbacks, content, members):
