@@ -335,7 +335,7 @@ def _checked_number(number):
 
 def _locked(number):
     number = _checked_number(number)
-    booking = Booking.objects.select_for_update().filter(vendor_booking_number=number).first()
+    booking = Booking.objects.select_for_update(of=("self",)).filter(vendor_booking_number=number).first()
     if booking is None:
         raise BookingError(NOT_FOUND)
     return booking
@@ -430,7 +430,7 @@ def bookings_release_expired(*, now=None):
 def _release_expired(pk, cutoff):
     """Release booking pk if it is still an expired hold and nobody else holds its row; whether it was."""
     booking = (
-        Booking.objects.select_for_update(skip_locked=True)
+        Booking.objects.select_for_update(skip_locked=True, of=("self",))
         .filter(pk=pk, status=Booking.Status.PENDING, created_at__lt=cutoff)
         .first()
     )
