@@ -1,12 +1,16 @@
 """On PostgreSQL, staff and hub work on a property lock only the rows they change: a rooms-to-sell edit or a
 read of the property's channel statuses, held open, does not make a booking of the property wait (a lock on
-the property row would hold up the booking's foreign-key check)."""
+the property row would hold up the booking's foreign-key check), and a vendor API write that PostgreSQL gives
+up to a real deadlock is run again and answered, not answered 1000."""
 
+import logging
 import threading
+import time
 from contextlib import contextmanager
 
 import pytest
 from django.db import connection, transaction
+from django.test import Client
 
 from bookings.api.serializers import BookingCreateSerializer
 from bookings.models import Booking
@@ -21,6 +25,7 @@ from tests.factories import RoomTypeFactory
 from tests.integration.ari.factories import day
 
 from .factories import CHANNEL_ID, create_body, sellable
+from .signing import HubClient
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -120,3 +125,62 @@ def test_a_booking_of_the_property_goes_through_while_its_channel_statuses_are_s
 
     assert created
     assert booking.status == Booking.Status.PENDING
+
+
+def backend_pid():
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return cursor.fetchone()[0]
+
+
+def test_a_cancel_that_meets_a_deadlock_is_run_again_and_answered(caplog):
+    room_type, standalone, _package = sellable()
+    hub = HubClient(Client())
+    number = hub.post("/bookings", create_body(standalone, first=1, nights=1)).json()["vendor_booking_number"]
+    booking = Booking.objects.get(vendor_booking_number=number)
+    cancel_pid = backend_pid()
+    # The cancel locks the booking, then its night; the other transaction locks the night, then the booking.
+    # Each waits for the other: PostgreSQL gives one of them up, the cancel (its deadlock check comes first).
+    night_locked, failures = threading.Event(), []
+
+    def cross():
+        try:
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute("SET LOCAL deadlock_timeout = '60s'")
+                cursor.execute(
+                    f"UPDATE {RoomTypeDay._meta.db_table} SET held = held WHERE room_type_id = %s AND date = %s",  # noqa: S608
+                    [room_type.pk, day(1)],
+                )
+                night_locked.set()
+                for _ in range(PATIENCE * 100):
+                    cursor.execute(
+                        "SELECT count(*) FROM pg_stat_activity WHERE pid = %s AND wait_event_type = 'Lock'",
+                        [cancel_pid],
+                    )
+                    if cursor.fetchone()[0]:
+                        break
+                    time.sleep(0.01)
+                cursor.execute(f"SELECT 1 FROM {Booking._meta.db_table} WHERE id = %s FOR UPDATE", [booking.pk])  # noqa: S608
+        except Exception as error:
+            failures.append(error)
+        finally:
+            night_locked.set()
+            connection.close()
+
+    with connection.cursor() as cursor:
+        cursor.execute("SET deadlock_timeout = '500ms'")
+    thread = threading.Thread(target=cross)
+    thread.start()
+    try:
+        night_locked.wait(PATIENCE)
+        with caplog.at_level(logging.WARNING, logger="core.transactions"):
+            response = hub.post(f"/bookings/{number}/cancel")
+    finally:
+        thread.join()
+        with connection.cursor() as cursor:
+            cursor.execute("RESET deadlock_timeout")
+
+    assert not failures, failures
+    assert (response.status_code, response.json().get("status")) == (200, "canceled"), response.json()
+    assert "booking_cancel: DeadlockDetected, attempt 1 of 4" in caplog.text
+    assert RoomTypeDay.objects.get(room_type=room_type, date=day(1)).held == 0
