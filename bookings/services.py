@@ -1,7 +1,8 @@
 """What the vendor API does: create, confirm, modify and cancel bookings, look them up, compute the
 refund policy, release holds the hub never confirmed, and remember the webhook-ids seen (replays are
-refused). Each write is one short transaction with no
-network call inside; the availability push to the hub is queued after the commit (integration.ari)."""
+refused). Each write is one short transaction with no network call inside, run again whole when the
+database gives it up to a deadlock (core.transactions: the hub never gets 1000 for one); the
+availability push to the hub is queued after the commit (integration.ari)."""
 
 import datetime
 import hashlib
@@ -18,6 +19,7 @@ from core.dates import KOREA
 from core.periodic import for_each_row
 from core.plain_sql import Columns, insert
 from core.retention import purge_before, purge_older_than
+from core.transactions import retried_on_conflict
 from integration.ari.inventory import NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
 from integration.channels.services import property_channels_refresh_for_booking
 from integration.content.choices import ContentStatus, RatePlanType
@@ -216,6 +218,7 @@ def _json_rates(rates):
     return [{"date": rate["date"].isoformat(), "amount": str(rate["amount"])} for rate in rates]
 
 
+@retried_on_conflict
 def booking_create(*, payload):
     """Create a pending booking and hold one room per night (a cms channel's booking: confirmed, its rooms
     taken at once; see integration.hub.payloads). Returns (booking, created); a retry of an existing
@@ -335,7 +338,7 @@ def _checked_number(number):
 
 def _locked(number):
     number = _checked_number(number)
-    booking = Booking.objects.select_for_update().filter(vendor_booking_number=number).first()
+    booking = Booking.objects.select_for_update(of=("self",)).filter(vendor_booking_number=number).first()
     if booking is None:
         raise BookingError(NOT_FOUND)
     return booking
@@ -346,6 +349,7 @@ def _hold_expired(booking, now=None):
     return booking.status == Booking.Status.PENDING and booking.created_at < cutoff
 
 
+@retried_on_conflict
 def booking_confirm(*, number):
     """Confirm a pending booking (its held rooms become taken); confirming again changes nothing.
     Raises 4004, or 4007 for a canceled booking or a hold older than BOOKING_HOLD_MINUTES (which is
@@ -370,6 +374,7 @@ def booking_confirm(*, number):
 MODIFIABLE_GUEST_FIELDS = ("name", "adults", "children", "infants", "pets", "cars")
 
 
+@retried_on_conflict
 @transaction.atomic
 def booking_modify(*, number, changes):
     """Change the guest, booker, special_comment, visit_type or total_amount of a booking. Raises 4004,
@@ -392,6 +397,7 @@ def booking_modify(*, number, changes):
     return booking
 
 
+@retried_on_conflict
 @transaction.atomic
 def booking_cancel(*, number):
     """Cancel a booking and give its nights back. Raises 4004, 4005 when it is already canceled, 4006
@@ -430,7 +436,7 @@ def bookings_release_expired(*, now=None):
 def _release_expired(pk, cutoff):
     """Release booking pk if it is still an expired hold and nobody else holds its row; whether it was."""
     booking = (
-        Booking.objects.select_for_update(skip_locked=True)
+        Booking.objects.select_for_update(skip_locked=True, of=("self",))
         .filter(pk=pk, status=Booking.Status.PENDING, created_at__lt=cutoff)
         .first()
     )

@@ -39,7 +39,7 @@ def event_record(*, property_id, kind, object_id, subject, detail="", now=None):
     counts on the same event (unread again for all), a new event is also queued for e-mail."""
     now = now or timezone.now()
     event = (
-        Event.objects.select_for_update()
+        Event.objects.select_for_update(of=("self",))
         .filter(property_id=property_id, kind=kind, object_id=object_id, last_at__gte=now - FOLD_WINDOW)
         .order_by("-last_at")
         .first()

@@ -321,22 +321,24 @@ def _record(change_set, channel, changes):
 def ari_edit_lock(edit, dates):
     """Lock the stored cells an edit reads (with the standalone rates that package prices stand on) until
     its transaction ends, so that the check against the preview and the write see the same values.
-    Room type days are locked in date order, as bookings take them."""
+    Each table's rows are locked in the order of their own key columns (room type days by room type, then
+    date, as bookings take them), and only its own rows: a join of the default ordering would lock the
+    room type and property rows too (bookings of the property would wait on them)."""
     room_types = {room_type.pk for room_type in edit.room_types} | {plan.room_type_id for plan in edit.rate_plans}
     span = {"date__in": dates}
     locks = [
-        RatePlanDay.objects.filter(rate_plan__room_type__in=room_types, **span).order_by("rate_plan", "date"),
-        RoomTypeDay.objects.filter(room_type__in=room_types, **span).order_by("room_type", "date"),
+        RatePlanDay.objects.filter(rate_plan__room_type__in=room_types, **span).order_by("rate_plan_id", "date"),
+        RoomTypeDay.objects.filter(room_type__in=room_types, **span).order_by("room_type_id", "date"),
     ]
     if edit.channel is not None:
         locks.append(
             ChannelRateDay.objects.filter(channel=edit.channel, rate_plan__room_type__in=room_types, **span).order_by(
-                "rate_plan", "date"
+                "rate_plan_id", "date"
             )
         )
         locks.append(
             ChannelAvailDay.objects.filter(channel=edit.channel, room_type__in=room_types, **span).order_by(
-                "room_type", "date"
+                "room_type_id", "date"
             )
         )
     for queryset in locks:
@@ -590,9 +592,9 @@ def _write_availability(edit, changes):
         return
     existing = {
         (day.room_type_id, day.date): day
-        for day in RoomTypeDay.objects.select_for_update().filter(
-            room_type__in={change.target for change in changes}, date__in={change.date for change in changes}
-        )
+        for day in RoomTypeDay.objects.select_for_update(of=("self",))
+        .filter(room_type__in={change.target for change in changes}, date__in={change.date for change in changes})
+        .order_by("room_type_id", "date")
     }
     new_rows, updated = [], []
     for change in changes:

@@ -166,7 +166,9 @@ def code_mappings_import(rows: Iterable[MappingImportRow], *, apply, user=None):
         catalog = catalog_read()
         existing = {
             (mapping.group, mapping.vendor_code): mapping
-            for mapping in CodeMapping.objects.select_for_update().filter(group__in={row.group.lower() for row in rows})
+            for mapping in CodeMapping.objects.select_for_update(of=("self",))
+            .filter(group__in={row.group.lower() for row in rows})
+            .order_by("group", "vendor_code")
         }
         first_line = {}
         for row in rows:

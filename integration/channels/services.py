@@ -70,7 +70,10 @@ def sales_channels_refresh(*, client=None):
     now = timezone.now()
     added = updated = 0
     with transaction.atomic():
-        existing = {channel.channel_id: channel for channel in SalesChannel.objects.select_for_update()}
+        existing = {
+            channel.channel_id: channel
+            for channel in SalesChannel.objects.select_for_update(of=("self",)).order_by("channel_id")
+        }
         for channel_id, name, kind in listed:
             channel = existing.get(channel_id)
             if channel is None:
@@ -150,7 +153,10 @@ def _store_statuses(prop, statuses, new_channels, held, details):
             channel_id=channel_id, defaults={"name": name, "channel_type": kind, "refreshed_at": now}
         )
     channels = {channel.channel_id: channel for channel in SalesChannel.objects.filter(channel_id__in=statuses)}
-    rows = {row.channel_id: row for row in PropertyChannel.objects.select_for_update().filter(property=prop)}
+    rows = {
+        row.channel_id: row
+        for row in PropertyChannel.objects.select_for_update(of=("self",)).filter(property=prop).order_by("channel_id")
+    }
     changed = 0
     for channel_id, status in statuses.items():
         channel = channels[channel_id]
@@ -305,7 +311,7 @@ def channel_open_request(*, property, channel, comment="", cms_account_id="", cm
     (field -> errors) when the channel is already open or requested, or a field is missing or too long;
     then nothing is stored or sent."""
     row = (
-        PropertyChannel.objects.select_for_update()
+        PropertyChannel.objects.select_for_update(of=("self",))
         .filter(pk=property_channel_get(property=property, channel=channel).pk)
         .get()
     )
@@ -377,7 +383,7 @@ def channel_settings_update(*, property_channel, on_sale, room_types_off=(), rat
     """Set what the property sells on an open channel: on_sale, and the room types and rate plans it does
     not sell there (instances of the property); queues the PATCH. user, who changed it, goes in the audit
     trail."""
-    row = PropertyChannel.objects.select_for_update().select_related("channel").get(pk=property_channel.pk)
+    row = PropertyChannel.objects.select_for_update(of=("self",)).select_related("channel").get(pk=property_channel.pk)
     before = audit_values(row)
     _require_open(row)
     _require_own(row, room_types_off, RoomType)
@@ -395,7 +401,7 @@ def channel_settings_update(*, property_channel, on_sale, room_types_off=(), rat
 def channel_mapping_update(*, property_channel, room_type_codes, rate_plan_codes, user=None):
     """Set a cms channel's code of each room type and rate plan ({instance: code}; an empty code removes
     it); queues the PUT of the whole mapping. user, who changed it, goes in the audit trail."""
-    row = PropertyChannel.objects.select_for_update().select_related("channel").get(pk=property_channel.pk)
+    row = PropertyChannel.objects.select_for_update(of=("self",)).select_related("channel").get(pk=property_channel.pk)
     before = audit_values(row)
     _require_open(row)
     if not row.channel.is_cms:

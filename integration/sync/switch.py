@@ -46,7 +46,7 @@ def hub_environment_switch(*, to, user=None):
             % {"environment": to.label}
         )
     with transaction.atomic():
-        connection, _created = HubConnection.objects.select_for_update().get_or_create(pk=CONNECTION_PK)
+        connection, _created = HubConnection.objects.select_for_update(of=("self",)).get_or_create(pk=CONNECTION_PK)
         if connection.environment == to:
             raise SwitchRefused(_("The %(environment)s hub is already the active one.") % {"environment": to.label})
         sync_states_ensure_all()
