@@ -14,6 +14,8 @@ from django.db import connection, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.transactions import retried_on_conflict
+
 from ..content.choices import RatePlanType
 from ..content.models import RatePlan, RoomType
 from ..sync.models import ResourceKind
@@ -269,6 +271,7 @@ def ari_edit_apply(edit, *, change_set=None, expected=None):
     return plan
 
 
+@retried_on_conflict
 @transaction.atomic
 def ari_change_apply(*, prop, edit, source, user=None, expected=None):
     """Apply edit (see ari_edit_apply, expected included) as one change of prop that user made through

@@ -7,9 +7,12 @@ import datetime
 import pytest
 from django.conf import settings
 from django.contrib.messages import get_messages
+from django.db import OperationalError
 from django.urls import reverse
 from django.utils import timezone, translation
+from psycopg import errors
 
+from integration.ari import services
 from integration.ari.csv_import import ari_csv_apply
 from integration.ari.csv_parse import ari_csv_read
 from integration.ari.dates import DateRange
@@ -80,6 +83,29 @@ def test_a_bulk_edit_is_one_change_with_each_cells_old_and_new_value(property_a,
     assert [(cell.rate_plan, cell.date, cell.field, cell.old, cell.new) for cell in cells] == [
         (standalone, date, "rate", 100_000, 110_000) for date in dates
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bulk_edit_the_database_gave_up_to_a_deadlock_runs_again_whole(property_a, rows, staff_a, monkeypatch):
+    _room_type, standalone, (_package,) = rows[0]
+    dates = [day(n) for n in range(1, 8)]
+    fill_days(rows, dates, rate=100_000, modify=20_000, allotment=5)
+    edit = AriEdit((DateRange(dates[0], dates[-1]),), Operation.INCREASE_PERCENT, 10, rate_plans=(standalone,))
+    apply_edit, attempts = services.ari_edit_apply, []
+
+    def deadlocked_once(*args, **kwargs):
+        plan = apply_edit(*args, **kwargs)  # its cells written, then the database gives the transaction up
+        attempts.append(plan)
+        if len(attempts) == 1:
+            raise OperationalError("deadlock detected") from errors.DeadlockDetected()
+        return plan
+
+    monkeypatch.setattr(services, "ari_edit_apply", deadlocked_once)
+    plan, change_set = ari_change_apply(prop=property_a, edit=edit, source=AriChangeSource.BULK, user=staff_a)
+
+    assert (len(attempts), len(plan.changed)) == (2, 7)
+    assert list(AriChangeSet.objects.values_list("pk", flat=True)) == [change_set.pk]
+    assert set(rates(standalone, dates)) == {110_000}
 
 
 def test_a_cell_save_records_its_rate_and_business_day_and_a_save_that_changes_nothing_records_nothing(
