@@ -206,7 +206,7 @@ def sync_leases_release(*, owner):
     held = list(SyncState.objects.filter(lease_owner=owner).values_list("pk", flat=True))
     if not held:
         return 0
-    SyncState.objects.filter(pk__in=held, lease_owner=owner).update(lease_until=None, lease_owner=None)
+    SyncState.objects.filter(pk__in=held, lease_owner=owner).update(lease_until=None, lease_owner=None, lease_task=None)
     pending = SyncState.objects.filter(pk__in=held, status=SyncStatus.PENDING).values_list("pk", flat=True)
     count = for_each_row(list(pending), _queue_again, what="hub sync leases of a restarted worker")
     logger.warning("worker %s restarted: freed %d hub sync leases, queued %d sends again", owner, len(held), count)

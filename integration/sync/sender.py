@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.leases import lease_free_for_sql
 from core.plain_sql import Columns
 from core.request_id import request_id_get
 
@@ -78,14 +79,16 @@ def lease_duration():
     return timedelta(seconds=send_time_limits()[1] + LIMIT_MARGIN_SECONDS)
 
 
-def sync_send(state_id, *, full=False, schedule=True, client=None, owner=None):
+def sync_send(state_id, *, full=False, schedule=True, client=None, owner=None, task=None):
     """Bring the hub up to date with one resource. full re-sends its whole state (a full resync).
 
     schedule: queue retries and follow-ups through Celery (False when a command sends in-process).
     owner: the Celery node name of the worker sending, recorded on the lease so that the worker, started
     again after it died, frees its rows at once (sync_leases_release).
+    task: the Celery task id of the send, recorded on the lease: a retry of the same task (after the
+    database connection broke in the middle of a send) takes the lease back at once.
     """
-    state = _claim(state_id, owner)
+    state = _claim(state_id, owner, task)
     if state is None:
         if schedule:
             sync_queue(state_id, countdown=BUSY_RETRY_SECONDS, force=True)
@@ -107,16 +110,18 @@ def _row_columns():
     return Columns(SyncState, table, *(field.name for field in SyncState._meta.concrete_fields))
 
 
-def _claim(state_id, owner):
-    """The outbox row, leased to owner for one hub call, taken and read in one statement (every send runs
-    it); None when another sender holds it, or it is gone."""
+def _claim(state_id, owner, task):
+    """The outbox row, leased to owner (and task) for one hub call, taken and read in one statement (every
+    send runs it); None when another sender holds it, or it is gone. The lease is free, expired, or this
+    task's own (core.leases)."""
     now = timezone.now()
     adapt, columns = connection.ops.adapt_datetimefield_value, _row_columns()
+    free, free_params = lease_free_for_sql(task, now)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {SyncState._meta.db_table} SET lease_until = %s, lease_owner = %s, queued_at = NULL"  # noqa: S608
-            f" WHERE id = %s AND (lease_until IS NULL OR lease_until < %s) RETURNING {columns.select()}",
-            [adapt(now + lease_duration()), owner, state_id, adapt(now)],
+            f"UPDATE {SyncState._meta.db_table} SET lease_until = %s, lease_owner = %s, lease_task = %s,"  # noqa: S608
+            f" queued_at = NULL WHERE id = %s AND {free} RETURNING {columns.select()}",
+            [adapt(now + lease_duration()), owner, task, state_id, *free_params],
         )
         row = cursor.fetchone()
     return columns.build(row) if row else None
@@ -127,7 +132,7 @@ def _release(state_id):
     statement, as every send runs it)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {SyncState._meta.db_table} SET lease_until = NULL, lease_owner = NULL"  # noqa: S608
+            f"UPDATE {SyncState._meta.db_table} SET lease_until = NULL, lease_owner = NULL, lease_task = NULL"  # noqa: S608
             " WHERE id = %s RETURNING status = %s AND version > sent_version",
             [state_id, SyncStatus.PENDING],
         )
