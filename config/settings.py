@@ -316,11 +316,11 @@ HUB_CONNECT_TIMEOUT = env.float("HUB_CONNECT_TIMEOUT", default=5.0)
 HUB_READ_TIMEOUT = env.float("HUB_READ_TIMEOUT", default=30.0)
 
 # The sync to the hub: edits within the coalescing window go out as one request; retries back off
-# exponentially from the base to the cap; after so many failures in a row a resource waits for staff.
+# exponentially from the base to the cap, for as long as the hub fails (only its refusal, a 4xx, fails a
+# resource); the sweeper probes a hub that fails, and the first success queues every waiting retry.
 HUB_SYNC_COALESCE_SECONDS = env.float("HUB_SYNC_COALESCE_SECONDS", default=2.0)
 HUB_SYNC_BACKOFF_BASE = env.float("HUB_SYNC_BACKOFF_BASE", default=2.0)
 HUB_SYNC_BACKOFF_CAP = env.float("HUB_SYNC_BACKOFF_CAP", default=15 * 60.0)
-HUB_SYNC_MAX_FAILURES = env.int("HUB_SYNC_MAX_FAILURES", default=10)
 # The sync log's attempts are kept this many days (0: for ever), then deleted by a daily task.
 HUB_SYNC_LOG_DAYS = env.int("HUB_SYNC_LOG_DAYS", default=90)
 # The drift check reads the hub at most this many requests per second, across all checks; a 429 or an

@@ -77,6 +77,10 @@ class SyncState(models.Model):
     def __str__(self):
         return f"{self.subject_label()}: {self.get_status_display()}"
 
+    def waiting_for_hub(self):
+        """Pending after a failure the hub gets over by itself (no answer, 5xx, 429): tried again alone."""
+        return self.status == SyncStatus.PENDING and self.next_attempt_at is not None
+
     def subject_label(self):
         """The object this state stands for, as "Room type 대청 스위트"; by its id until the admin sets
         subject_name (loading the names of a whole page at once)."""

@@ -1,5 +1,9 @@
 """The sender: builds a resource's current body, compares it with what the hub acknowledged, sends
-POST, PATCH or nothing, records the attempt, and decides what follows (synced, retry, failed)."""
+POST, PATCH or nothing, records the attempt, and decides what follows (synced, retry, failed).
+
+A failure the hub gets over by itself (5xx, no answer, 429) is retried with backoff for as long as it lasts:
+only the hub's refusal (a 4xx) fails a row. The first success after failures queues every row waiting for
+a retry at once (sync_retries_now), so that a healed hub gets them all within seconds."""
 
 import enum
 import logging
@@ -23,7 +27,7 @@ from ..hub.client import HubError, HubHTTPError, HubUnavailable, get_hub_client
 from ..hub.payloads import redact_body
 from .choices import SyncStatus
 from .models import SyncAttempt, SyncState
-from .outbox import sync_queue, sync_queue_waiting, sync_state_ensure
+from .outbox import sync_queue, sync_queue_waiting, sync_retries_now, sync_state_ensure
 from .resources import RESOURCES, PlanError
 from .signals import sync_failed
 
@@ -36,6 +40,8 @@ LIMIT_MARGIN_SECONDS = 5
 RETRY_AFTER_CAP = 60 * 60
 #: When another worker holds the row, look again this much later.
 BUSY_RETRY_SECONDS = 5
+#: Failures in a row are counted up to this (the column is small); the backoff reached its cap long before.
+FAILURES_COUNTED = 1000
 
 
 class Outcome(enum.StrEnum):
@@ -58,7 +64,8 @@ def retry_delay(failures, retry_after=None):
     The n-th retry waits between half and all of HUB_SYNC_BACKOFF_BASE * 2^(n-1), at most
     HUB_SYNC_BACKOFF_CAP seconds.
     """
-    ceiling = min(settings.HUB_SYNC_BACKOFF_CAP, settings.HUB_SYNC_BACKOFF_BASE * 2 ** (failures - 1))
+    exponent = min(failures - 1, 32)  # 2 ** 32 times the base is past any cap, and stays a float
+    ceiling = min(settings.HUB_SYNC_BACKOFF_CAP, settings.HUB_SYNC_BACKOFF_BASE * 2**exponent)
     delay = ceiling / 2 + random.uniform(0, ceiling / 2)  # noqa: S311 (jitter, not cryptography)
     if retry_after is not None:
         delay = max(delay, min(retry_after, RETRY_AFTER_CAP))
@@ -190,6 +197,9 @@ def _send(state, *, full, schedule, client):
         plan.on_done(responses)
     if not _mark_synced(state, version, plan.acked_body):
         return Outcome.MOVED
+    if state.failures and schedule:
+        # The hub answers again after failing: the rows waiting for a retry need not wait for their backoff.
+        sync_retries_now(state.environment)
     if not was_known and schedule:
         _queue_waiting_children(state)
     return Outcome.SENT if plan.calls else Outcome.UNCHANGED
@@ -281,11 +291,9 @@ def _mark_synced(state, version, body):
 
 
 def _schedule_retry(state, exc, schedule):
-    failures = state.failures + 1
-    if failures >= settings.HUB_SYNC_MAX_FAILURES:
-        message = _("Gave up after %(count)d attempts: %(message)s") % {"count": failures, "message": exc.message}
-        _mark_failed(state, exc, message=message, failures=failures)
-        return Outcome.FAILED
+    """A failure the hub gets over by itself: the row stays pending and is tried again after its backoff
+    (or sooner, when another row finds the hub answering again), however many times it failed."""
+    failures = min(state.failures + 1, FAILURES_COUNTED)
     delay = retry_delay(failures, exc.retry_after)
     _same_hub(state).update(
         failures=failures,
@@ -300,19 +308,19 @@ def _schedule_retry(state, exc, schedule):
 
 
 @transaction.atomic
-def _mark_failed(state, exc, *, message=None, failures=None):
+def _mark_failed(state, exc):
     """A failure the hub will not get over by itself (a 4xx): shown to staff, never retried alone."""
-    state.last_error = message or exc.message
+    state.last_error = exc.message
     marked = _same_hub(state).update(
         status=SyncStatus.FAILED,
         last_error=state.last_error,
         last_status_code=exc.status,
-        failures=failures if failures is not None else state.failures + 1,
+        failures=min(state.failures + 1, FAILURES_COUNTED),
         next_attempt_at=None,
     )
     if marked:
         sync_failed.send(sender=SyncState, state=state)
-    logger.warning("hub sync of %s #%s failed: %s", state.kind, state.object_id, message or exc.message)
+    logger.warning("hub sync of %s #%s failed: %s", state.kind, state.object_id, exc.message)
 
 
 def _queue_waiting_children(state):

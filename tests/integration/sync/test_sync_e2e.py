@@ -178,6 +178,30 @@ def test_a_send_that_loses_the_database_is_retried_at_once_and_takes_its_lease_b
     assert_hub_holds(prop)
 
 
+def test_a_hub_down_for_long_fails_nothing_and_once_it_answers_every_waiting_row_is_sent(worker, settings):
+    settings.HUB_SYNC_BACKOFF_BASE = settings.HUB_SYNC_BACKOFF_CAP = 3600  # only a probe brings a row forward
+    props = [PropertyFactory(vendor_id=f"outage-{n}") for n in range(3)]
+    with inject_faults(error_rate=1.0):
+        with transaction.atomic():
+            for prop in props:
+                korean(prop)
+                outbox.sync_mark_changed(prop)
+        wait_until(
+            lambda: SyncState.objects.filter(next_attempt_at__isnull=False).count() == len(props),
+            message="every send failed once",
+        )
+        # As after hours of outage: more failures in a row than any limit, waiting for the hub, not failed.
+        SyncState.objects.update(failures=50)
+        assert sync_sweep() == 1  # one probe while the hub fails...
+        wait_until(lambda: SyncState.objects.filter(failures=51).exists(), message="the probe's failure")
+        assert not SyncState.objects.filter(status=SyncStatus.FAILED).exists()
+
+    assert sync_sweep() == 1  # ...and one once it answers again: its success queues the others at once
+    wait_until(all_synced, timeout=20, message="every waiting row after the probe")
+    for prop in props:
+        assert_hub_holds(prop)
+
+
 def test_a_send_left_by_a_killed_worker_is_sent_after_its_lease_expires(worker):
     prop = PropertyFactory(vendor_id="killed")
     korean(prop)
