@@ -246,13 +246,17 @@ CELERY_TASK_TIME_LIMIT = 5 * 60
 # (README, "Queues and time limits"). On a machine of its own a worker loses nothing by it.
 WORKER_NICENESS = env.int("WORKER_NICENESS", default=10)
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+#: Seconds between two runs of each sweeper (the hub sync's and the durable jobs').
+SWEEP_SECONDS = 5.0
 CELERY_BEAT_SCHEDULE = {
     # Queues again the sends a dead worker left: with a lease of one hub call (HUB_CONNECT_TIMEOUT +
     # HUB_READ_TIMEOUT + 10 s) and this interval, another worker takes them over within about a minute.
-    "hub-sync-sweeper": {"task": "integration.sync.tasks.sync_sweeper_task", "schedule": 15.0},
+    # Every 5 s, so that a Redis back empty is noticed, and a healed hub probed, well within 30 s: a sweep
+    # with nothing to do is two Redis calls and a few indexed reads (README, "Background work").
+    "hub-sync-sweeper": {"task": "integration.sync.tasks.sync_sweeper_task", "schedule": SWEEP_SECONDS},
     # The same for durable jobs (booking e-mails, reconciliations, read-backs a screen asked for): queued
     # again when the broker was down, lost their message or their worker died (core.jobs).
-    "job-sweeper": {"task": "core.tasks.job_sweeper_task", "schedule": 15.0},
+    "job-sweeper": {"task": "core.tasks.job_sweeper_task", "schedule": SWEEP_SECONDS},
     "hub-sync-log-purge": {"task": "integration.sync.tasks.sync_attempts_purge_task", "schedule": 24 * 60 * 60.0},
     "ari-history-purge": {"task": "integration.ari.tasks.ari_history_purge_task", "schedule": 24 * 60 * 60.0},
     # The hub's code catalog changes rarely; a daily fetch keeps the tag pickers and checks current.

@@ -3,9 +3,10 @@
 `job_queue` records the job (a Job row) in the caller's transaction and queues its task by name after the
 commit, with the row's id as the keyword `job`. Tasks so queued derive from `JobTask`: a run first claims
 the row (a lease, so that a message delivered twice runs once), deletes it when the task returns, keeps
-it due later when the task retries, and marks it failed when the task fails for good. The sweeper
-(`job_sweep`, every 15 s by beat) queues again each job whose message is overdue: never published (the
-broker was down), lost (Redis restarted empty), or left by a worker that died (its lease expired).
+it due later when the task retries, and marks it failed when the task fails for good; a run that lost the
+database retries shortly and takes its lease back (core.leases). The sweeper (`job_sweep`, every 5 s by
+beat) queues again each job whose message is overdue: never published (the broker was down), lost (Redis
+restarted empty), or left by a worker that died (its lease expired).
 """
 
 import logging
