@@ -52,4 +52,6 @@ def retried_if_database_lost(task):
             raise
         countdown = min(2**task.request.retries, DATABASE_RETRY_CAP_SECONDS)
         logger.warning("%s[%s] lost the database, retrying in %d s: %s", task.name, task.request.id, countdown, error)
-        raise task.retry(exc=error, countdown=countdown, max_retries=None) from error
+        # For as long as the database is down, whatever the task's max_retries (Celery reads None as those).
+        retries = task.request.retries + 1
+        raise task.retry(exc=error, countdown=countdown, max_retries=retries) from error

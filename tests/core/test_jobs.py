@@ -196,12 +196,13 @@ def test_a_redis_restarted_empty_is_noticed_once_per_reader(settings):
 
 @pytest.mark.postgres
 def test_a_run_that_loses_the_database_is_retried_at_once_and_takes_its_lease_back(celery_worker_thread):
-    tasks.next_outcomes[:] = ["lose the database"]
+    # More times in a row than the task's max_retries (1) and Celery's default (3): a longer outage.
+    tasks.next_outcomes[:] = ["lose the database"] * 4
     with transaction.atomic():
         job = jobs.job_queue(TASK, "again")
 
     # Well within the job's lease (10 minutes), which the run that lost the database could not release.
-    wait_until(lambda: tasks.runs == ["again", "again"], message="the run's retry")
+    wait_until(lambda: tasks.runs == ["again"] * 5, message="the run's retries")
     wait_until(lambda: not Job.objects.filter(pk=job.pk).exists(), message="the job's deletion")
 
 
