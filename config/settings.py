@@ -249,13 +249,17 @@ CELERY_TASK_TIME_LIMIT = 5 * 60
 # (README, "Queues and time limits"). On a machine of its own a worker loses nothing by it.
 WORKER_NICENESS = env.int("WORKER_NICENESS", default=10)
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+#: Seconds between two runs of each sweeper (the hub sync's and the durable jobs').
+SWEEP_SECONDS = 5.0
 CELERY_BEAT_SCHEDULE = {
     # Queues again the sends a dead worker left: with a lease of one hub call (HUB_CONNECT_TIMEOUT +
     # HUB_READ_TIMEOUT + 10 s) and this interval, another worker takes them over within about a minute.
-    "hub-sync-sweeper": {"task": "integration.sync.tasks.sync_sweeper_task", "schedule": 15.0},
+    # Every 5 s, so that a Redis back empty is noticed, and a healed hub probed, well within 30 s: a sweep
+    # with nothing to do is two Redis calls and a few indexed reads (README, "Background work").
+    "hub-sync-sweeper": {"task": "integration.sync.tasks.sync_sweeper_task", "schedule": SWEEP_SECONDS},
     # The same for durable jobs (booking e-mails, reconciliations, read-backs a screen asked for): queued
     # again when the broker was down, lost their message or their worker died (core.jobs).
-    "job-sweeper": {"task": "core.tasks.job_sweeper_task", "schedule": 15.0},
+    "job-sweeper": {"task": "core.tasks.job_sweeper_task", "schedule": SWEEP_SECONDS},
     "hub-sync-log-purge": {"task": "integration.sync.tasks.sync_attempts_purge_task", "schedule": 24 * 60 * 60.0},
     "ari-history-purge": {"task": "integration.ari.tasks.ari_history_purge_task", "schedule": 24 * 60 * 60.0},
     # The hub's code catalog changes rarely; a daily fetch keeps the tag pickers and checks current.
@@ -321,11 +325,11 @@ HUB_CONNECT_TIMEOUT = env.float("HUB_CONNECT_TIMEOUT", default=5.0)
 HUB_READ_TIMEOUT = env.float("HUB_READ_TIMEOUT", default=30.0)
 
 # The sync to the hub: edits within the coalescing window go out as one request; retries back off
-# exponentially from the base to the cap; after so many failures in a row a resource waits for staff.
+# exponentially from the base to the cap, for as long as the hub fails (only its refusal, a 4xx, fails a
+# resource); the sweeper probes a hub that fails, and the first success queues every waiting retry.
 HUB_SYNC_COALESCE_SECONDS = env.float("HUB_SYNC_COALESCE_SECONDS", default=2.0)
 HUB_SYNC_BACKOFF_BASE = env.float("HUB_SYNC_BACKOFF_BASE", default=2.0)
 HUB_SYNC_BACKOFF_CAP = env.float("HUB_SYNC_BACKOFF_CAP", default=15 * 60.0)
-HUB_SYNC_MAX_FAILURES = env.int("HUB_SYNC_MAX_FAILURES", default=10)
 # The sync log's attempts are kept this many days (0: for ever), then deleted by a daily task.
 HUB_SYNC_LOG_DAYS = env.int("HUB_SYNC_LOG_DAYS", default=90)
 # The drift check reads the hub at most this many requests per second, across all checks; a 429 or an

@@ -3,10 +3,11 @@
 `job_queue` records the job (a Job row) in the caller's transaction and queues its task by name after the
 commit, with the row's id as the keyword `job`. Tasks so queued derive from `JobTask`: a run first claims
 the row (a lease, so that a message delivered twice runs once), deletes it when the task returns, keeps
-it due later when the task retries, and marks it failed when the task fails for good. The sweeper
-(`job_sweep`, every 15 s by beat) queues again each job whose message is overdue: never published (the
-broker was down), lost (Redis restarted empty), or left by a worker that died (its lease expired); never
-one whose message still waits in a backlog of its queue (core.broker.broker_still_queued_since).
+it due later when the task retries, and marks it failed when the task fails for good; a run that lost the
+database retries shortly and takes its lease back (core.leases). The sweeper (`job_sweep`, every 5 s by
+beat) queues again each job whose message is overdue: never published (the broker was down), lost (Redis
+restarted empty), or left by a worker that died (its lease expired); never one whose message still waits
+in a backlog of its queue (core.broker.broker_still_queued_since).
 """
 
 import logging
@@ -20,6 +21,7 @@ from django.utils import timezone
 
 from . import queue
 from .broker import broker_lost_messages, broker_queue_of, broker_still_queued_since
+from .leases import database_lost, lease_free_for, retried_if_database_lost
 from .models import Job
 
 logger = logging.getLogger(__name__)
@@ -70,36 +72,43 @@ class JobTask(Task):
     def __call__(self, *args, job=None, **kwargs):
         if job is None or self.request.is_eager:  # beat's own runs; apply() in the caller (its retries nest)
             return self.run(*args, **kwargs)
-        if not _claim(job, self.lease):
-            logger.info("job %s of %s is done, running elsewhere or failed: not run again", job, self.name)
-            return None
-        try:
-            result = self.run(*args, **kwargs)
-        except Retry as retry:
-            _due_again(job, retry.when)
-            raise
-        except Exception as error:
-            _failed(job, error)
-            raise
-        Job.objects.filter(pk=job).delete()
-        return result
+        # A run that loses the database keeps its lease and retries shortly; the retry takes it back.
+        with retried_if_database_lost(self):
+            if not _claim(job, self.lease, self.request.id):
+                logger.info("job %s of %s is done, running elsewhere or failed: not run again", job, self.name)
+                return None
+            try:
+                result = self.run(*args, **kwargs)
+            except Retry as retry:
+                _due_again(job, retry.when)
+                raise
+            except Exception as error:
+                if not database_lost(error):
+                    _failed(job, error)
+                raise
+            Job.objects.filter(pk=job).delete()
+            return result
 
 
-def _claim(job_id, lease):
+def _claim(job_id, lease, task):
+    """Take the job for lease, as Celery task task: free, expired, or already this task's (its retry after
+    it lost the database), and run fewer than MAX_RUNS times. Returns whether it was taken."""
     now = timezone.now()
     return Job.objects.filter(
-        Q(lease_until__isnull=True) | Q(lease_until__lt=now), pk=job_id, failed_at__isnull=True
-    ).update(lease_until=now + lease, attempts=F("attempts") + 1)
+        lease_free_for(task, now), pk=job_id, failed_at__isnull=True, attempts__lt=MAX_RUNS
+    ).update(lease_until=now + lease, lease_task=task, attempts=F("attempts") + 1)
 
 
 def _due_again(job_id, when):
     now = timezone.now()
     due = when if isinstance(when, datetime) else now + timedelta(seconds=float(when or 0))
-    Job.objects.filter(pk=job_id).update(due_at=due, queued_at=now, lease_until=None)
+    Job.objects.filter(pk=job_id).update(due_at=due, queued_at=now, lease_until=None, lease_task=None)
 
 
 def _failed(job_id, error):
-    Job.objects.filter(pk=job_id).update(failed_at=timezone.now(), lease_until=None, last_error=repr(error)[:2000])
+    Job.objects.filter(pk=job_id).update(
+        failed_at=timezone.now(), lease_until=None, lease_task=None, last_error=repr(error)[:2000]
+    )
 
 
 def job_sweep():

@@ -19,6 +19,8 @@ class Job(models.Model):
     queued_at = models.DateTimeField(null=True)
     #: While a worker runs it: no other worker takes it before this time.
     lease_until = models.DateTimeField(null=True)
+    #: The Celery task id of the run holding the lease: its retry takes the lease back (core.leases).
+    lease_task = models.CharField(max_length=200, null=True)  # noqa: DJ001
     attempts = models.PositiveIntegerField(default=0)
     #: Set when it failed for good; the sweeper leaves it, the health page counts it.
     failed_at = models.DateTimeField(null=True)

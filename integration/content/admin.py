@@ -16,7 +16,7 @@ from core.admin_mixins import PlainActionCheckboxMixin
 
 from ..access.admin_mixins import PropertyScopedAdmin, PropertyScopedAdminMixin
 from ..hub.payloads import HUB_KEEPS
-from ..sync.admin import sync_badge
+from ..sync.admin import sync_badge, sync_state_badge
 from ..sync.choices import SyncStatus
 from ..sync.models import SyncState
 from ..sync.outbox import sync_request
@@ -179,7 +179,7 @@ class HubContentAdmin(PlainActionCheckboxMixin, AuditedAdminMixin, PropertyScope
         synced = timezone.localtime(state.last_synced_at).strftime("%Y-%m-%d %H:%M:%S") if state.last_synced_at else "—"
         return format_html(
             '{} <span class="sync-meta">{}: {}</span>{}<br><a href="{}">{}</a>',
-            sync_badge(state.status),
+            sync_state_badge(state),
             _("last synced"),
             synced,
             format_html('<div class="sync-error">{}</div>', state.last_error) if state.last_error else "",

@@ -37,6 +37,11 @@ def sync_badge(status, label=None):
     return format_html('<span class="sync-badge sync-{}">{}</span>', status, label or SyncStatus(status).label)
 
 
+def sync_state_badge(state):
+    """The badge of a sync state: a pending one retried after the hub failed reads "waiting for the hub"."""
+    return sync_badge(state.status, _("Waiting for the hub") if state.waiting_for_hub() else None)
+
+
 def name_subjects(states):
     """Set each state's subject_name (the name of the object it stands for, in the active language), one
     query per kind for the whole list."""
@@ -152,7 +157,7 @@ class SyncStateAdmin(NamedSubjectsMixin, ReadOnlyAdminMixin, PropertyScopedAdmin
 
     @admin.display(description=_("sync status"), ordering="status")
     def status_badge(self, state):
-        return sync_badge(state.status)
+        return sync_state_badge(state)
 
     @admin.action(description=_("Send to the hub now"), permissions=["view"])
     def send_now(self, request, queryset):

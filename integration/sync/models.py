@@ -59,6 +59,8 @@ class SyncState(models.Model):
     lease_until = models.DateTimeField(_("held by the worker until"), null=True, blank=True)
     #: The Celery node name of the worker holding the lease (none for a command sending in-process).
     lease_owner = models.CharField(_("sending worker"), max_length=200, blank=True, null=True)  # noqa: DJ001
+    #: The Celery task id of the send holding the lease: its retry takes the lease back (core.leases).
+    lease_task = models.CharField(_("sending task"), max_length=200, blank=True, null=True)  # noqa: DJ001
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
@@ -74,6 +76,10 @@ class SyncState(models.Model):
 
     def __str__(self):
         return f"{self.subject_label()}: {self.get_status_display()}"
+
+    def waiting_for_hub(self):
+        """Pending after a failure the hub gets over by itself (no answer, 5xx, 429): tried again alone."""
+        return self.status == SyncStatus.PENDING and self.next_attempt_at is not None
 
     def subject_label(self):
         """The object this state stands for, as "Room type 대청 스위트"; by its id until the admin sets

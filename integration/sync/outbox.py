@@ -29,6 +29,11 @@ QUEUE_GRACE = timedelta(minutes=1)
 #: The Celery task that sends one row (integration.sync.tasks), queued by name: the tasks call the
 #: engine, the engine never imports them back.
 SEND_TASK = "integration.sync.tasks.sync_resource_task"
+#: While rows wait for a retry and none is due sooner than this, the sweeper has the first of them tried at
+#: once: a hub that healed is noticed within this and a sweep, however long their backoff (sync_sweep).
+PROBE_AFTER = timedelta(seconds=10)
+#: Rows brought forward per statement when the hub answers again (sync_retries_now).
+RETRIES_BATCH = 500
 
 
 def _property_id(obj):
@@ -165,7 +170,8 @@ def sync_request(states, *, retry_failed=False):
 def sync_sweep():
     """Queue again every pending row whose send was lost or is overdue, or, after the broker lost its
     messages (a Redis restarted empty), every pending row not being sent, each at its next attempt (a row
-    that fails is logged and skipped); returns how many."""
+    that fails is logged and skipped); and have one row waiting for a retry probe the hub (_probe).
+    Returns how many were queued."""
     now = timezone.now()
     stale = now - QUEUE_GRACE
     pending = SyncState.objects.filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now), status=SyncStatus.PENDING)
@@ -181,9 +187,58 @@ def sync_sweep():
         )
     next_attempts = dict(pending.values_list("pk", "next_attempt_at"))
     count = for_each_row(list(next_attempts), lambda pk: _queue_again(pk, next_attempts[pk]), what="hub sync sweeper")
+    count += _probe(now)
     if count:
         logger.info("sync sweeper queued %d pending resources again", count)
     return count
+
+
+def _probe(now):
+    """While rows wait for a retry and none is due within PROBE_AFTER, queue the first of them at once
+    (due now, so that the next sweeps send no other until it was tried): one request that finds out whether
+    the hub answers again, and, when it does, brings the others forward (sync_retries_now). Returns 1 when
+    it queued one."""
+    first = (
+        SyncState.objects.filter(status=SyncStatus.PENDING, next_attempt_at__isnull=False)
+        .order_by("next_attempt_at")
+        .values_list("pk", "next_attempt_at")
+        .first()
+    )
+    if first is None or first[1] <= now + PROBE_AFTER:
+        return 0
+    if not SyncState.objects.filter(pk=first[0], next_attempt_at=first[1]).update(next_attempt_at=now):
+        return 0  # changed or sent meanwhile
+    return int(sync_queue(first[0], force=True))
+
+
+def sync_retries_now(environment):
+    """The hub of environment answers again: queue at once every row of it waiting for a retry, in
+    statements of RETRIES_BATCH rows. Returns how many."""
+    table = SyncState._meta.db_table
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    waiting = SyncState.objects.filter(
+        environment=environment, status=SyncStatus.PENDING, next_attempt_at__isnull=False
+    ).order_by()
+    select, params = waiting.values("pk")[:RETRIES_BATCH].query.sql_with_params()
+    queued = 0
+    while True:
+        with connection.cursor() as cursor:
+            # The condition again outside the sub-select: rows another sender brought forward meanwhile
+            # are left out once their lock is released.
+            cursor.execute(
+                f"UPDATE {table} SET next_attempt_at = NULL, queued_at = %s"  # noqa: S608
+                f" WHERE id IN ({select}) AND next_attempt_at IS NOT NULL RETURNING id",
+                [now, *params],
+            )
+            batch = [state_id for (state_id,) in cursor.fetchall()]
+        if not batch:
+            break
+        for state_id in batch:
+            _publish_on_commit(state_id, 0)
+        queued += len(batch)
+    if queued:
+        logger.info("the %s hub answers again: queued %d sends waiting for a retry", environment, queued)
+    return queued
 
 
 def _queue_again(state_id, next_attempt_at=None):
@@ -198,7 +253,7 @@ def sync_leases_release(*, owner):
     held = list(SyncState.objects.filter(lease_owner=owner).values_list("pk", flat=True))
     if not held:
         return 0
-    SyncState.objects.filter(pk__in=held, lease_owner=owner).update(lease_until=None, lease_owner=None)
+    SyncState.objects.filter(pk__in=held, lease_owner=owner).update(lease_until=None, lease_owner=None, lease_task=None)
     pending = SyncState.objects.filter(pk__in=held, status=SyncStatus.PENDING).values_list("pk", flat=True)
     count = for_each_row(list(pending), _queue_again, what="hub sync leases of a restarted worker")
     logger.warning("worker %s restarted: freed %d hub sync leases, queued %d sends again", owner, len(held), count)

@@ -1,5 +1,9 @@
 """The sender: builds a resource's current body, compares it with what the hub acknowledged, sends
-POST, PATCH or nothing, records the attempt, and decides what follows (synced, retry, failed)."""
+POST, PATCH or nothing, records the attempt, and decides what follows (synced, retry, failed).
+
+A failure the hub gets over by itself (5xx, no answer, 429) is retried with backoff for as long as it lasts:
+only the hub's refusal (a 4xx) fails a row. The first success after failures queues every row waiting for
+a retry at once (sync_retries_now), so that a healed hub gets them all within seconds."""
 
 import enum
 import logging
@@ -15,6 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.leases import lease_free_for_sql
 from core.plain_sql import Columns
 from core.request_id import request_id_get
 
@@ -22,7 +27,7 @@ from ..hub.client import HubError, HubHTTPError, HubUnavailable, get_hub_client
 from ..hub.payloads import redact_body
 from .choices import SyncStatus
 from .models import SyncAttempt, SyncState
-from .outbox import sync_queue, sync_queue_waiting, sync_state_ensure
+from .outbox import sync_queue, sync_queue_waiting, sync_retries_now, sync_state_ensure
 from .resources import RESOURCES, PlanError
 from .signals import sync_failed
 
@@ -35,6 +40,8 @@ LIMIT_MARGIN_SECONDS = 5
 RETRY_AFTER_CAP = 60 * 60
 #: When another worker holds the row, look again this much later.
 BUSY_RETRY_SECONDS = 5
+#: Failures in a row are counted up to this (the column is small); the backoff reached its cap long before.
+FAILURES_COUNTED = 1000
 
 
 class Outcome(enum.StrEnum):
@@ -57,7 +64,8 @@ def retry_delay(failures, retry_after=None):
     The n-th retry waits between half and all of HUB_SYNC_BACKOFF_BASE * 2^(n-1), at most
     HUB_SYNC_BACKOFF_CAP seconds.
     """
-    ceiling = min(settings.HUB_SYNC_BACKOFF_CAP, settings.HUB_SYNC_BACKOFF_BASE * 2 ** (failures - 1))
+    exponent = min(failures - 1, 32)  # 2 ** 32 times the base is past any cap, and stays a float
+    ceiling = min(settings.HUB_SYNC_BACKOFF_CAP, settings.HUB_SYNC_BACKOFF_BASE * 2**exponent)
     delay = ceiling / 2 + random.uniform(0, ceiling / 2)  # noqa: S311 (jitter, not cryptography)
     if retry_after is not None:
         delay = max(delay, min(retry_after, RETRY_AFTER_CAP))
@@ -78,14 +86,16 @@ def lease_duration():
     return timedelta(seconds=send_time_limits()[1] + LIMIT_MARGIN_SECONDS)
 
 
-def sync_send(state_id, *, full=False, schedule=True, client=None, owner=None):
+def sync_send(state_id, *, full=False, schedule=True, client=None, owner=None, task=None):
     """Bring the hub up to date with one resource. full re-sends its whole state (a full resync).
 
     schedule: queue retries and follow-ups through Celery (False when a command sends in-process).
     owner: the Celery node name of the worker sending, recorded on the lease so that the worker, started
     again after it died, frees its rows at once (sync_leases_release).
+    task: the Celery task id of the send, recorded on the lease: a retry of the same task (after the
+    database connection broke in the middle of a send) takes the lease back at once.
     """
-    state = _claim(state_id, owner)
+    state = _claim(state_id, owner, task)
     if state is None:
         if schedule:
             sync_queue(state_id, countdown=BUSY_RETRY_SECONDS, force=True)
@@ -107,16 +117,18 @@ def _row_columns():
     return Columns(SyncState, table, *(field.name for field in SyncState._meta.concrete_fields))
 
 
-def _claim(state_id, owner):
-    """The outbox row, leased to owner for one hub call, taken and read in one statement (every send runs
-    it); None when another sender holds it, or it is gone."""
+def _claim(state_id, owner, task):
+    """The outbox row, leased to owner (and task) for one hub call, taken and read in one statement (every
+    send runs it); None when another sender holds it, or it is gone. The lease is free, expired, or this
+    task's own (core.leases)."""
     now = timezone.now()
     adapt, columns = connection.ops.adapt_datetimefield_value, _row_columns()
+    free, free_params = lease_free_for_sql(task, now)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {SyncState._meta.db_table} SET lease_until = %s, lease_owner = %s, queued_at = NULL"  # noqa: S608
-            f" WHERE id = %s AND (lease_until IS NULL OR lease_until < %s) RETURNING {columns.select()}",
-            [adapt(now + lease_duration()), owner, state_id, adapt(now)],
+            f"UPDATE {SyncState._meta.db_table} SET lease_until = %s, lease_owner = %s, lease_task = %s,"  # noqa: S608
+            f" queued_at = NULL WHERE id = %s AND {free} RETURNING {columns.select()}",
+            [adapt(now + lease_duration()), owner, task, state_id, *free_params],
         )
         row = cursor.fetchone()
     return columns.build(row) if row else None
@@ -127,7 +139,7 @@ def _release(state_id):
     statement, as every send runs it)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {SyncState._meta.db_table} SET lease_until = NULL, lease_owner = NULL"  # noqa: S608
+            f"UPDATE {SyncState._meta.db_table} SET lease_until = NULL, lease_owner = NULL, lease_task = NULL"  # noqa: S608
             " WHERE id = %s RETURNING status = %s AND version > sent_version",
             [state_id, SyncStatus.PENDING],
         )
@@ -185,6 +197,9 @@ def _send(state, *, full, schedule, client):
         plan.on_done(responses)
     if not _mark_synced(state, version, plan.acked_body):
         return Outcome.MOVED
+    if state.failures and schedule:
+        # The hub answers again after failing: the rows waiting for a retry need not wait for their backoff.
+        sync_retries_now(state.environment)
     if not was_known and schedule:
         _queue_waiting_children(state)
     return Outcome.SENT if plan.calls else Outcome.UNCHANGED
@@ -276,11 +291,9 @@ def _mark_synced(state, version, body):
 
 
 def _schedule_retry(state, exc, schedule):
-    failures = state.failures + 1
-    if failures >= settings.HUB_SYNC_MAX_FAILURES:
-        message = _("Gave up after %(count)d attempts: %(message)s") % {"count": failures, "message": exc.message}
-        _mark_failed(state, exc, message=message, failures=failures)
-        return Outcome.FAILED
+    """A failure the hub gets over by itself: the row stays pending and is tried again after its backoff
+    (or sooner, when another row finds the hub answering again), however many times it failed."""
+    failures = min(state.failures + 1, FAILURES_COUNTED)
     delay = retry_delay(failures, exc.retry_after)
     _same_hub(state).update(
         failures=failures,
@@ -295,19 +308,19 @@ def _schedule_retry(state, exc, schedule):
 
 
 @transaction.atomic
-def _mark_failed(state, exc, *, message=None, failures=None):
+def _mark_failed(state, exc):
     """A failure the hub will not get over by itself (a 4xx): shown to staff, never retried alone."""
-    state.last_error = message or exc.message
+    state.last_error = exc.message
     marked = _same_hub(state).update(
         status=SyncStatus.FAILED,
         last_error=state.last_error,
         last_status_code=exc.status,
-        failures=failures if failures is not None else state.failures + 1,
+        failures=min(state.failures + 1, FAILURES_COUNTED),
         next_attempt_at=None,
     )
     if marked:
         sync_failed.send(sender=SyncState, state=state)
-    logger.warning("hub sync of %s #%s failed: %s", state.kind, state.object_id, message or exc.message)
+    logger.warning("hub sync of %s #%s failed: %s", state.kind, state.object_id, exc.message)
 
 
 def _queue_waiting_children(state):

@@ -6,6 +6,6 @@ from django.dispatch import Signal
 #: forgets what only the old hub held.
 hub_switched = Signal()
 
-#: Sent with state inside the transaction that marks a resource failed for good (the hub refused it, or
-#: the sender gave up after HUB_SYNC_MAX_FAILURES tries): staff must act before it is sent again.
+#: Sent with state inside the transaction that marks a resource failed for good (the hub refused it):
+#: staff must act before it is sent again.
 sync_failed = Signal()

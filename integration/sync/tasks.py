@@ -7,6 +7,7 @@ rather than importing this module.
 from celery import shared_task
 
 from core.jobs import JobTask
+from core.leases import retried_if_database_lost
 
 from .outbox import sync_attempts_purge, sync_sweep
 from .sender import send_time_limits, sync_send
@@ -18,8 +19,10 @@ _SEND_SOFT_LIMIT, _SEND_HARD_LIMIT = send_time_limits()
 # Its time limits come from the hub's timeouts; the row's lease outlives the hard one (sender.py).
 @shared_task(bind=True, ignore_result=True, soft_time_limit=_SEND_SOFT_LIMIT, time_limit=_SEND_HARD_LIMIT)
 def sync_resource_task(self, state_id):
-    """Send one resource's current state to the hub (retries are queued by the sender itself)."""
-    sync_send(state_id, owner=self.request.hostname)
+    """Send one resource's current state to the hub (retries are queued by the sender itself; a send that
+    lost the database retries as this task, taking its row's lease back)."""
+    with retried_if_database_lost(self):
+        sync_send(state_id, owner=self.request.hostname, task=self.request.id)
 
 
 @shared_task(ignore_result=True)

@@ -1,12 +1,14 @@
 """A durable job task for the tests of core.jobs: records each run, and fails or retries on request."""
 
 from celery import shared_task
+from django.db import connection
 
 from core.jobs import JobTask
+from tests.database_faults import lose_the_connection
 
 #: The runs of record_task: its arguments, in order.
 runs = []
-#: What the next runs do instead of returning: "retry" or "fail", taken from the front.
+#: What the next runs do instead of returning: "retry", "fail" or "lose the database", taken from the front.
 next_outcomes = []
 
 
@@ -19,3 +21,7 @@ def record_task(self, value):
         raise self.retry(countdown=30)
     if outcome == "fail":
         raise ValueError("the task failed")
+    if outcome == "lose the database":
+        lose_the_connection()
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")  # fails: the server ended the connection

@@ -171,6 +171,15 @@ def test_a_job_that_ran_too_often_is_failed_not_queued_again(sent):
     assert Job.objects.get(pk=job.pk).failed_at is not None
 
 
+def test_a_job_that_ran_too_often_is_not_run_again_even_by_its_own_retry(sent):
+    job = jobs.job_queue(TASK, "a")
+    Job.objects.filter(pk=job.pk).update(attempts=jobs.MAX_RUNS)
+
+    _run_as_worker(job)
+
+    assert tasks.runs == []
+
+
 def test_after_the_broker_lost_its_messages_every_job_not_running_is_queued_again(monkeypatch, sent):
     waiting = jobs.job_queue(TASK, "just queued")
     later = jobs.job_queue(TASK, "retry in an hour")
@@ -224,6 +233,18 @@ def test_a_redis_restarted_empty_is_noticed_once_per_reader(settings):
     client.flushdb()  # what a restart of a Redis that keeps nothing on disk leaves
     assert broker.broker_lost_messages("test") is True
     assert broker.broker_lost_messages("test") is False
+
+
+@pytest.mark.postgres
+def test_a_run_that_loses_the_database_is_retried_at_once_and_takes_its_lease_back(celery_worker_thread):
+    # More times in a row than the task's max_retries (1) and Celery's default (3): a longer outage.
+    tasks.next_outcomes[:] = ["lose the database"] * 4
+    with transaction.atomic():
+        job = jobs.job_queue(TASK, "again")
+
+    # Well within the job's lease (10 minutes), which the run that lost the database could not release.
+    wait_until(lambda: tasks.runs == ["again"] * 5, message="the run's retries")
+    wait_until(lambda: not Job.objects.filter(pk=job.pk).exists(), message="the job's deletion")
 
 
 def test_a_real_worker_runs_a_job_queued_by_name_and_deletes_it(celery_worker_thread):

@@ -12,10 +12,11 @@ from core import queue as core_queue
 from hubsandbox.faults import inject_faults
 from integration.content.services import content_saved
 from integration.models import Property, RatePlan, RatePlanModel, RoomType, SyncAttempt, SyncState
-from integration.sync import outbox
+from integration.sync import outbox, sender
 from integration.sync.choices import SyncStatus
 from integration.sync.outbox import sync_sweep
 from tests.admin_forms import changeform_data
+from tests.database_faults import lose_the_connection
 from tests.factories import PropertyFactory, RoomTypeFactory, hub_content, korean, member
 from tests.hub_fixtures import all_synced, assert_hub_holds, wait_until
 
@@ -151,6 +152,54 @@ def test_a_crash_between_commit_and_enqueue_is_recovered_by_the_sweeper(worker, 
     assert sync_sweep() == 1
     wait_until(all_synced, message="the swept send")
     assert_hub_holds(prop)
+
+
+@pytest.mark.postgres
+def test_a_send_that_loses_the_database_is_retried_at_once_and_takes_its_lease_back(worker, monkeypatch):
+    prop = PropertyFactory(vendor_id="restarted")
+    korean(prop)
+    lost = []
+    mark_synced = sender._mark_synced
+
+    def database_restarted_once(*args):
+        # After the hub took the body, before the row says so: the row is leased and cannot be released.
+        if not lost:
+            lost.append(True)
+            lose_the_connection()
+        return mark_synced(*args)
+
+    monkeypatch.setattr(sender, "_mark_synced", database_restarted_once)
+    with transaction.atomic():
+        outbox.sync_mark_changed(prop)
+
+    # Well within the lease (sender.lease_duration), which no sweep frees in this test.
+    wait_until(all_synced, timeout=20, message="the send's retry")
+    assert lost
+    assert_hub_holds(prop)
+
+
+def test_a_hub_down_for_long_fails_nothing_and_once_it_answers_every_waiting_row_is_sent(worker, settings):
+    settings.HUB_SYNC_BACKOFF_BASE = settings.HUB_SYNC_BACKOFF_CAP = 3600  # only a probe brings a row forward
+    props = [PropertyFactory(vendor_id=f"outage-{n}") for n in range(3)]
+    with inject_faults(error_rate=1.0):
+        with transaction.atomic():
+            for prop in props:
+                korean(prop)
+                outbox.sync_mark_changed(prop)
+        wait_until(
+            lambda: SyncState.objects.filter(next_attempt_at__isnull=False).count() == len(props),
+            message="every send failed once",
+        )
+        # As after hours of outage: more failures in a row than any limit, waiting for the hub, not failed.
+        SyncState.objects.update(failures=50)
+        assert sync_sweep() == 1  # one probe while the hub fails...
+        wait_until(lambda: SyncState.objects.filter(failures=51).exists(), message="the probe's failure")
+        assert not SyncState.objects.filter(status=SyncStatus.FAILED).exists()
+
+    assert sync_sweep() == 1  # ...and one once it answers again: its success queues the others at once
+    wait_until(all_synced, timeout=20, message="every waiting row after the probe")
+    for prop in props:
+        assert_hub_holds(prop)
 
 
 def test_a_send_left_by_a_killed_worker_is_sent_after_its_lease_expires(worker):

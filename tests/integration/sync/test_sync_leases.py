@@ -28,6 +28,14 @@ def test_the_lease_is_one_hub_call_long_and_the_sweeper_takes_over_within_about_
     assert outbox.QUEUE_GRACE.total_seconds() + sweeper <= 90
 
 
+def test_both_sweepers_run_often_enough_to_notice_a_redis_back_empty_or_a_healed_hub_within_30_seconds(settings):
+    # A sweep notices the fault, then the sends and jobs it queues run: the sweep may take a third at most.
+    for name in ("hub-sync-sweeper", "job-sweeper"):
+        assert settings.CELERY_BEAT_SCHEDULE[name]["schedule"] <= 10, name
+    # A probe goes out within PROBE_AFTER and a sweep of a healed hub's first failed retry.
+    assert outbox.PROBE_AFTER.total_seconds() + settings.CELERY_BEAT_SCHEDULE["hub-sync-sweeper"]["schedule"] <= 15
+
+
 def test_each_hub_call_holds_the_row_under_the_workers_name_and_renews_the_lease(hub):
     prop = PropertyFactory(vendor_id="leased")
     room_type, *_ = hub_content(prop)

@@ -68,6 +68,20 @@ def test_a_state_page_translates_every_label_and_indents_the_acknowledged_body(c
     assert body.replace('"', "&quot;") in english
 
 
+def test_a_row_retried_after_the_hub_failed_reads_waiting_for_the_hub_not_failed(client, superuser, synced):
+    _prop, room_type = synced
+    state = SyncState.objects.get(kind="roomtype", object_id=room_type.pk)
+    SyncState.objects.filter(pk=state.pk).update(status="pending", failures=40, next_attempt_at=state.updated_at)
+    client.force_login(superuser)
+    url = reverse("admin:integration_syncstate_changelist")
+
+    english, korean_page = page(client, url, "en"), page(client, url, "ko")
+
+    assert english.count("Waiting for the hub") == 1
+    assert korean_page.count("허브 응답 대기 중") == 1
+    assert 'class="sync-badge sync-failed"' not in english
+
+
 def test_the_attempts_list_has_an_object_column_and_decoded_paths(client, superuser, synced):
     client.force_login(superuser)
     attempt = SyncAttempt.objects.filter(state__kind="roomtype").latest("id")
