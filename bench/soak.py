@@ -342,6 +342,7 @@ class Soak:
 
         started = time.time()
         base = f"http://127.0.0.1:{self.web_port}"
+        self.phase = self.options.phases[0]  # the load's first calls are the first phase's
         self._thread(self._staff_edits)
         self._thread(self._bulk_edits)
         self._thread(self._races, base)
@@ -356,6 +357,9 @@ class Soak:
         for thread in self.threads:
             thread.join(timeout=120)
         settled = self._settle()
+        # The jobs left, then the mails: a mail whose job was not left then was sent, or is lost (the workers
+        # still run, and a job done between the two reads has its mail found).
+        waiting = {str(args[0]) for args in _retrying(_job_args, default=[]) if args}
         mails = self._mails()
         final = {
             "settle_seconds": settled,
@@ -368,7 +372,7 @@ class Soak:
             "died": sorted(name for name, process in self.processes.items() if process.poll() is not None),
         }
         for phase in phases:
-            phase.update(self._outcomes(phase, mails))
+            phase.update(self._outcomes(phase, mails, waiting))
         final["bookings_duplicated"] = _bookings_duplicated()
         return {
             "when": datetime.datetime.fromtimestamp(started, UTC).isoformat(timespec="seconds"),
@@ -677,10 +681,10 @@ class Soak:
                     found.append((matched["number"], event, str(message["To"]), written))
         return found
 
-    def _outcomes(self, phase, mails):
-        """A phase's figures from what the load recorded and the e-mails found."""
+    def _outcomes(self, phase, mails, waiting):
+        """A phase's figures from what the load recorded, the e-mails found and the bookings whose e-mail
+        jobs were waiting (ids) before the e-mails were read."""
         from bookings.models import Booking
-        from core.models import Job
 
         name = phase["name"]
         calls = [call for call in self.calls if call[0] == name]
@@ -717,11 +721,10 @@ class Soak:
             for number in numbers
             if self.bookings[number]["certain"] and stored.get(number) != self.bookings[number]["status"]
         )
-        waiting_ids = {str(args[0]) for args in Job.objects.values_list("args", flat=True) if args}
         booking_ids = dict(
             Booking.objects.filter(vendor_booking_number__in=set(unsent)).values_list("vendor_booking_number", "pk")
         )
-        mails_waiting = sum(1 for number in unsent if str(booking_ids.get(number)) in waiting_ids)
+        mails_waiting = sum(1 for number in unsent if str(booking_ids.get(number)) in waiting)
         deadlocks = [
             after - before for before, after in zip(phase["deadlocks_before"], phase["deadlocks_after"], strict=True)
         ]
@@ -830,6 +833,13 @@ def _prepare():
         "nights": days[1 : NIGHTS + 1],
         "race_nights": days[1:-1],
     }
+
+
+def _job_args():
+    """The arguments of the jobs not done (a booking e-mail's start with its booking's id)."""
+    from core.models import Job
+
+    return list(Job.objects.values_list("args", flat=True))
 
 
 def _staff_user():
