@@ -18,13 +18,24 @@ import statistics
 import subprocess
 import sys
 import time
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC
 from pathlib import Path
 
-from bench.harness import BENCH_DIR, fresh_database, production_environment, setup_django
-from bench.queues import _procfile, _purge, _stop, _wait
+from bench.harness import (
+    BENCH_DIR,
+    ROOT,
+    free_port,
+    fresh_database,
+    procfile,
+    production_environment,
+    purge,
+    setup_django,
+    signed_headers,
+    start_hub,
+    stop,
+    wait_for,
+)
 
 CONCURRENCY = 16
 REQUESTS = 800  # of each kind, after a warm-up
@@ -41,7 +52,6 @@ METRICS_GOAL = 0.95
 DRAINING_GOAL_P99 = 1.5
 #: The sandbox hub's added latency while draining (ms), as in bench.estate.
 HUB_LATENCY_MS = 50
-ROOT = Path(__file__).resolve().parent.parent
 #: Each request of the run gets its own number: a create sent again would be a retry, which the vendor
 #: API answers with the booking it already has instead of creating one.
 _NUMBERS = itertools.count()
@@ -58,9 +68,9 @@ def main():
     with fresh_database() as connection:
         stock = _prepare(connection)
         drain = Drain(connection, broker) if draining else None
-        port = _free_port()
+        port = free_port()
         server = _start_gunicorn(connection, port)
-        metered = _start_gunicorn(connection, _free_port(), metrics=True) if with_metrics else None
+        metered = _start_gunicorn(connection, free_port(), metrics=True) if with_metrics else None
         try:
             base = f"http://127.0.0.1:{port}"
             meter = CpuMeter(server.pid, connection)
@@ -158,12 +168,6 @@ def _serial(connection):
     return "SERIAL" if connection.vendor == "postgresql" else "INTEGER"
 
 
-def _free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _start_gunicorn(connection, port, *, metrics=False):
     """gunicorn on the bench database, as production runs the web process (its config file included);
     metrics: with METRICS_ENABLED, its files under var/bench/metrics."""
@@ -235,21 +239,6 @@ def _create_body(stock, n):
     }
 
 
-def _signed_headers(raw):
-    """The hub's headers: bearer token and a Standard Webhooks signature over the raw body (a new
-    message id each time, as the replay check demands)."""
-    from django.conf import settings
-    from standardwebhooks.webhooks import Webhook
-
-    msg_id, now = f"msg_{uuid.uuid4().hex}", datetime.datetime.now(UTC)
-    return {
-        "Authorization": f"Bearer {settings.VENDOR_API_TOKEN}",
-        "webhook-id": msg_id,
-        "webhook-timestamp": str(int(now.timestamp())),
-        "webhook-signature": Webhook(settings.VENDOR_API_SECRETS[0]).sign(msg_id, now, raw),
-    }
-
-
 def _rounds(loads):
     """Each load run ROUNDS times, the kinds in turn, in reverse order every other round (so that neither a
     slow moment of the machine nor the tables growing run after run falls on one kind only); for each
@@ -303,7 +292,7 @@ def _load(url, body_of, meter, *, signed=False, until=None):
         session = getattr(local, "session", None) or requests.Session()
         local.session = session
         raw = json.dumps(body_of(n))
-        headers = {"Content-Type": "application/json", **(_signed_headers(raw) if signed else {})}
+        headers = {"Content-Type": "application/json", **(signed_headers(raw) if signed else {})}
         started = time.perf_counter()
         response = session.post(url, data=raw.encode(), headers=headers, timeout=30)
         return time.perf_counter() - started, response.status_code
@@ -350,9 +339,7 @@ class Drain:
     def __init__(self, connection, broker):
         from django.conf import settings
 
-        from bench.estate import _start_hub  # the same sandbox gunicorn (threads wait out the latency)
-
-        hub_port = _free_port()
+        hub_port = free_port()
         settings.HUB_BASE_URL = f"http://127.0.0.1:{hub_port}/sandbox"
         env = production_environment(
             connection,
@@ -361,19 +348,19 @@ class Drain:
             PYTHONPATH=str(ROOT),
             PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         )
-        _purge(broker)
-        self.hub, self.worker, self.drains = _start_hub(env, hub_port, HUB_LATENCY_MS), None, 0
+        purge(broker)
+        self.hub, self.worker, self.drains = start_hub(env, hub_port, f"latency_ms={HUB_LATENCY_MS}"), None, 0
         log = BENCH_DIR / "bookings-worker.log"
         with log.open("w") as output:
             self.worker = subprocess.Popen(  # noqa: S603
-                ["/bin/sh", "-c", f"exec {_procfile('worker')}"],
+                ["/bin/sh", "-c", f"exec {procfile('worker')}"],
                 cwd=ROOT,
                 env={**env, "LOG_LEVEL": "INFO"},
                 stdout=output,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-        _wait(lambda: " ready." in log.read_text(), "the worker", timeout=120)
+        wait_for(lambda: " ready." in log.read_text(), "the worker", timeout=120)
 
     def during(self, load):
         """A new property's bulk edit applied in one transaction (its content sent to the hub first, in
@@ -397,7 +384,7 @@ class Drain:
         applied = round(time.perf_counter() - started, 1)
         moment = datetime.datetime.now(UTC)
         sent = SyncAttempt.objects.filter(state__property_id=prop.pk, created_at__gte=moment)
-        _wait(sent.exists, "the drain's first send")
+        wait_for(sent.exists, "the drain's first send")
         until, waits = threading.Event(), {"samples": 0, "lock_waits": 0, "most": 0, "waiting": {}}
         watcher = threading.Thread(target=self._watch, args=(pending, until, waits))
         watcher.start()
@@ -446,7 +433,7 @@ class Drain:
     def stop(self):
         for process in (self.worker, self.hub):
             if process:
-                _stop(process)
+                stop(process)
 
 
 def _signature_cost(stock):
@@ -454,7 +441,7 @@ def _signature_cost(stock):
     from bookings.api.authentication import signature_valid
 
     raw = json.dumps(_create_body(stock, 0))
-    headers = _signed_headers(raw)
+    headers = signed_headers(raw)
     body = raw.encode()
     rounds = 5000
     started = time.perf_counter()

@@ -29,8 +29,19 @@ from itertools import pairwise
 from pathlib import Path
 
 from bench.bookings import CpuMeter
-from bench.harness import BENCH_DIR, fresh_database, production_environment, setup_django
-from bench.queues import ROOT, _answers, _free_port, _procfile, _purge, _stop, _wait
+from bench.harness import (
+    BENCH_DIR,
+    ROOT,
+    free_port,
+    fresh_database,
+    procfile,
+    production_environment,
+    purge,
+    setup_django,
+    start_hub,
+    stop,
+    wait_for,
+)
 
 ROOM_TYPES = 5
 MODEL_TEXTS = (
@@ -68,7 +79,7 @@ def main():
         if options.profile:
             print(_profile())
             return
-        hub_port = _free_port()
+        hub_port = free_port()
         settings.HUB_BASE_URL = f"http://127.0.0.1:{hub_port}/sandbox"
         settings.HUB_PRODUCTION_BASE_URL = f"{settings.HUB_BASE_URL}/production"
         env = production_environment(
@@ -81,14 +92,14 @@ def main():
             PYTHONPATH=str(ROOT),
             PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         )
-        hub = _start_hub(env, hub_port, options.latency_ms)
+        hub = start_hub(env, hub_port, f"latency_ms={options.latency_ms}")
         try:
             for pool in options.pools:
                 for concurrency in options.concurrency:
                     figures["runs"].append(_resync(connection, env, hub, broker, pool, concurrency, options))
                     print(_row(figures["runs"][-1], figures["runs"]), flush=True)
         finally:
-            _stop(hub)
+            stop(hub)
     print(report(figures))
     BENCH_DIR.mkdir(parents=True, exist_ok=True)
     (BENCH_DIR / "estate.json").write_text(json.dumps(figures, indent=2) + "\n")
@@ -238,35 +249,6 @@ def _profile():
     return "\n".join(lines)
 
 
-def _start_hub(env, port, latency_ms):
-    """The sandbox hub on its own gunicorn (threads, so that its added latency is waited in parallel)."""
-    BENCH_DIR.mkdir(parents=True, exist_ok=True)
-    with (BENCH_DIR / "estate-hub.log").open("w") as output:
-        hub = subprocess.Popen(  # noqa: S603
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "config.wsgi",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                "2",
-                "--threads",
-                "16",
-                "--log-level",
-                "warning",
-            ],
-            cwd=ROOT,
-            env={**env, "DJANGO_SETTINGS_MODULE": "config.settings", "HUB_SANDBOX_FAULTS": f"latency_ms={latency_ms}"},
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    _wait(lambda: _answers(port), "the sandbox hub", timeout=60)
-    return hub
-
-
 def _resync(connection, env, hub, broker, pool, concurrency, options):
     """One full resync through a fresh worker of this pool and concurrency; its figures."""
     from config.celery import app as celery_app
@@ -280,7 +262,7 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
     from integration.sync.switch import hub_environment_switch
 
     hub_state.reset()
-    _purge(broker)
+    purge(broker)
     # The sweepers' markers, gone with the purge, set again (through the project's Celery app, which the
     # workers use): an empty queue here is not a Redis that lost its messages (after which the first sweep
     # queues every pending row again).
@@ -296,7 +278,7 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
     beat, cpu_used, killed = None, [], []
     try:
         for log in logs:
-            _wait(lambda log=log: " ready." in log.read_text(), "the worker", timeout=120)
+            wait_for(lambda log=log: " ready." in log.read_text(), "the worker", timeout=120)
         meters, server = [CpuMeter(worker.pid, connection) for worker in workers], CpuMeter(hub.pid, connection)
         before = {"worker": sum(meter.read()["gunicorn"] for meter in meters), **server.read()}
         load_before = _load_average()
@@ -318,13 +300,13 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
             workers[0] = _start_worker(env, pool, concurrency, 0, logs[0].with_suffix(".restarted.log"))
             meters[0] = CpuMeter(workers[0].pid, connection)
             logs.append(logs[0].with_suffix(".restarted.log"))
-        _wait(lambda: not pending.exists(), "the resync", timeout=24 * 3600)
+        wait_for(lambda: not pending.exists(), "the resync", timeout=24 * 3600)
         seconds = time.perf_counter() - started
         after = {"worker": sum(cpu_used) + sum(meter.read()["gunicorn"] for meter in meters), **server.read()}
         peak_mb = sum(_peak_rss_mb(worker.pid) for worker in workers)
     finally:
         for process in (*workers, *([beat] if beat else [])):
-            _stop(process)
+            stop(process)
     writes = hub_state.request_log(hub=target).exclude(method="GET")
     requests = writes.count()
     tasks = sum(log.read_text().count(f"{SEND_TASK}[") for log in logs)
@@ -360,7 +342,7 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
 
 def _start_worker(env, pool, concurrency, node, log):
     """Procfile's worker, on the hub and bulk queues, under its own node name, logging to log."""
-    command = f"exec {_procfile('worker')} -Q hub,bulk -n estate{node}@%h --pool={pool} --concurrency={concurrency}"
+    command = f"exec {procfile('worker')} -Q hub,bulk -n estate{node}@%h --pool={pool} --concurrency={concurrency}"
     with log.open("w") as output:
         return subprocess.Popen(  # noqa: S603
             ["/bin/sh", "-c", command],
@@ -374,7 +356,7 @@ def _start_worker(env, pool, concurrency, node, log):
 
 def _start_beat(env):
     """Procfile's beat (its sweepers queue again what was lost), its schedule under var/bench."""
-    command = f"exec {_procfile('beat')} --schedule={BENCH_DIR / 'estate-beat-schedule'}"
+    command = f"exec {procfile('beat')} --schedule={BENCH_DIR / 'estate-beat-schedule'}"
     with (BENCH_DIR / "estate-beat.log").open("w") as output:
         return subprocess.Popen(  # noqa: S603
             ["/bin/sh", "-c", command],

@@ -2,8 +2,15 @@
 and the hub sandbox on a real HTTP server in this process."""
 
 import contextlib
+import datetime
 import os
+import signal
+import socket
+import subprocess
+import sys
 import threading
+import time
+import uuid
 from pathlib import Path
 
 import django
@@ -11,8 +18,13 @@ from django.conf import settings
 from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
 from django.core.wsgi import get_wsgi_application
 
+#: The repository: where Procfile is, and the working directory of the processes benchmarks start.
+ROOT = Path(__file__).resolve().parent.parent
 #: Where benchmarks keep their SQLite database while they run, and their figures.
-BENCH_DIR = Path(__file__).resolve().parent.parent / "var" / "bench"
+BENCH_DIR = ROOT / "var" / "bench"
+#: How long wait_for waits by default, and how often it looks (seconds).
+WAIT_SECONDS = 120
+POLL_SECONDS = 0.01
 
 
 def setup_django(*, broker=None):
@@ -114,3 +126,102 @@ def sandbox_hub():
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+def wait_for(check, what, timeout=WAIT_SECONDS):
+    """Returns once check() is true; RuntimeError naming what after timeout seconds."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what}: not within {timeout} s")
+        time.sleep(POLL_SECONDS)
+
+
+def free_port():
+    """A TCP port of 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def answers(port):
+    """Whether something accepts connections on 127.0.0.1:port."""
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except OSError:
+        return False
+    return True
+
+
+def procfile(name):
+    """The command of Procfile's process name, as production runs it."""
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        if line.startswith(f"{name}: "):
+            return line.removeprefix(f"{name}: ")
+    raise RuntimeError(f"Procfile has no {name} process")
+
+
+def procfile_names():
+    """The names of Procfile's processes, in its order."""
+    return [line.split(":", 1)[0] for line in (ROOT / "Procfile").read_text().splitlines() if ":" in line]
+
+
+def purge(broker):
+    """Empties the broker's Redis database."""
+    import redis
+
+    redis.Redis.from_url(broker).flushdb()
+
+
+def stop(process):
+    """Stops a process started in a session of its own (start_new_session), and its children."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+def start_hub(env, port, faults="", *, application="config.wsgi", log_name="estate-hub.log"):
+    """The sandbox hub on its own gunicorn (threads, so that an added latency is waited in parallel), with
+    faults (HUB_SANDBOX_FAULTS' text); its output in BENCH_DIR / log_name."""
+    BENCH_DIR.mkdir(parents=True, exist_ok=True)
+    with (BENCH_DIR / log_name).open("w") as output:
+        hub = subprocess.Popen(  # noqa: S603
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                application,
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                "2",
+                "--threads",
+                "16",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env={**env, "DJANGO_SETTINGS_MODULE": "config.settings", "HUB_SANDBOX_FAULTS": faults},
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    wait_for(lambda: answers(port), "the sandbox hub", timeout=60)
+    return hub
+
+
+def signed_headers(raw):
+    """The hub's headers for a vendor API call: bearer token and a Standard Webhooks signature over the raw
+    body (a new message id each time, as the replay check demands)."""
+    from standardwebhooks.webhooks import Webhook
+
+    msg_id, now = f"msg_{uuid.uuid4().hex}", datetime.datetime.now(datetime.UTC)
+    return {
+        "Authorization": f"Bearer {settings.VENDOR_API_TOKEN}",
+        "webhook-id": msg_id,
+        "webhook-timestamp": str(int(now.timestamp())),
+        "webhook-signature": Webhook(settings.VENDOR_API_SECRETS[0]).sign(msg_id, now, raw),
+    }

@@ -12,7 +12,6 @@ import datetime
 import json
 import os
 import platform
-import socket
 import statistics
 import subprocess
 import sys
@@ -20,15 +19,23 @@ import time
 from datetime import UTC
 from pathlib import Path
 
-from bench.harness import BENCH_DIR, fresh_database, setup_django
+from bench.harness import (
+    BENCH_DIR,
+    ROOT,
+    answers,
+    free_port,
+    fresh_database,
+    procfile,
+    purge,
+    setup_django,
+    stop,
+    wait_for,
+)
 from bench.settlement import PERIOD, RECORDS
 from bench.settlement import _prepare as prepare_settlement
 
 SAMPLES = 5  # of each kind, idle and then during the reconciliation
-POLL_SECONDS = 0.01
-WAIT_SECONDS = 120
 GOAL_ADDED_SECONDS = 2.0
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def main():
@@ -64,7 +71,7 @@ def main():
             figures["reconciliation_seconds"] = _wait_done(reconciliation, started)
         finally:
             for process in (hub, *workers):
-                _stop(process)
+                stop(process)
     for kind in ("hub_send", "booking_email"):
         idle, busy = figures["idle"][kind], figures["busy"][kind]
         figures[f"{kind}_added_seconds"] = round(busy["median"] - idle["median"], 3)
@@ -115,7 +122,7 @@ def _hub_send(target, user):
         content_saved(obj=target, created=False, user=user)
         version = SyncState.objects.get(kind="property", object_id=target.pk).version
     started = time.perf_counter()
-    _wait(
+    wait_for(
         lambda: SyncState.objects.filter(
             kind="property", object_id=target.pk, status=SyncStatus.SYNCED, sent_version__gte=version
         ).exists(),
@@ -138,7 +145,7 @@ def _booking_email(user, booking):
     with transaction.atomic():
         job = job_queue(SEND_TASK, booking.pk, "created", user.pk, uuid4().hex, timezone.now().isoformat())
     started = time.perf_counter()
-    _wait(lambda: not Job.objects.filter(pk=job.pk).exists(), "the booking e-mail")
+    wait_for(lambda: not Job.objects.filter(pk=job.pk).exists(), "the booking e-mail")
     return time.perf_counter() - started
 
 
@@ -180,7 +187,7 @@ def _start_reconciliation(prop, user):
     reconciliation = reconciliation_request(
         user=user, properties=[prop], basis="checkin", date_from=PERIOD[0], date_to=PERIOD[1]
     )
-    _wait(lambda: Reconciliation.objects.filter(pk=reconciliation.pk, status="running").exists(), "its start")
+    wait_for(lambda: Reconciliation.objects.filter(pk=reconciliation.pk, status="running").exists(), "its start")
     time.sleep(1)  # well into its pages
     return reconciliation, started
 
@@ -188,7 +195,7 @@ def _start_reconciliation(prop, user):
 def _wait_done(reconciliation, started):
     from bookings.settlement.models import Reconciliation
 
-    _wait(
+    wait_for(
         lambda: Reconciliation.objects.filter(pk=reconciliation.pk, status__in=["done", "failed"]).exists(),
         "the reconciliation's end",
         timeout=3600,
@@ -198,27 +205,6 @@ def _wait_done(reconciliation, started):
     return round(time.perf_counter() - started, 1)
 
 
-def _wait(check, what, timeout=WAIT_SECONDS):
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{what}: not within {timeout} s")
-        time.sleep(POLL_SECONDS)
-
-
-def _free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _procfile(name):
-    for line in (ROOT / "Procfile").read_text().splitlines():
-        if line.startswith(f"{name}: "):
-            return line.removeprefix(f"{name}: ")
-    raise RuntimeError(f"Procfile has no {name} process")
-
-
 def _start_processes(connection, broker):
     """The sandbox hub (gunicorn) and Procfile's worker and bulk, on the bench database and broker."""
     database = connection.settings_dict
@@ -226,7 +212,7 @@ def _start_processes(connection, broker):
         url = f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
     else:
         url = f"sqlite:///{database['NAME']}"
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -242,7 +228,7 @@ def _start_processes(connection, broker):
         "PYTHONPATH": str(ROOT),
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
     }
-    _purge(broker)
+    purge(broker)
     hub = subprocess.Popen(  # noqa: S603
         [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2"],
         cwd=ROOT,
@@ -252,37 +238,13 @@ def _start_processes(connection, broker):
     hub.url = env["HUB_BASE_URL"]
     workers = [
         subprocess.Popen(  # noqa: S603
-            ["/bin/sh", "-c", f"exec {_procfile(name)}"], cwd=ROOT, env=env, start_new_session=True
+            ["/bin/sh", "-c", f"exec {procfile(name)}"], cwd=ROOT, env=env, start_new_session=True
         )
         for name in ("worker", "jobs", "bulk")
     ]
-    _wait(lambda: _answers(port), "the sandbox hub", timeout=60)
+    wait_for(lambda: answers(port), "the sandbox hub", timeout=60)
     time.sleep(5)  # the workers' start
     return hub, workers
-
-
-def _answers(port):
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
-    except OSError:
-        return False
-    return True
-
-
-def _purge(broker):
-    import redis
-
-    redis.Redis.from_url(broker).flushdb()
-
-
-def _stop(process):
-    import signal
-
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
-    except (ProcessLookupError, subprocess.TimeoutExpired):
-        os.killpg(process.pid, signal.SIGKILL)
 
 
 def report(figures):
