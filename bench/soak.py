@@ -1,4 +1,4 @@
-"""python -m bench.soak [--minutes 10] [--clients 16] [--phases steady,postgres,hub,redis,worker]: the load
+"""python -m bench.soak [--minutes 10] [--clients 16] [--rate 6] [--phases steady,postgres,hub,redis,worker]: the load
 of a day in production mode, then each fault in turn under that load (issue 34), with the figures a release
 is compared on.
 
@@ -74,6 +74,10 @@ GOALS_MISSED_EXIT = 3
 #: scale with --minutes / MINUTES.
 MINUTES = 10
 CLIENTS = 16
+#: Bookings the clients start per second, all together: the day's load the issue measured (11,675 bookings
+#: created, confirmed, modified and canceled by 16 clients over three runs of 10-18 minutes: 4.6 to 6.5 a
+#: second). 0: as fast as the clients get answers (the machine saturated: a stress, not a day).
+BOOKINGS_PER_SECOND = 6.0
 RACE_CLIENTS = 50
 PHASES = ("steady", "postgres", "hub", "redis", "worker")
 BULK_EVERY_SECONDS = 200
@@ -136,6 +140,12 @@ def _options():
     parser = argparse.ArgumentParser(prog="python -m bench.soak", description=__doc__.split("\n")[0])
     parser.add_argument("--minutes", type=float, default=MINUTES, help="of steady load; scales the rest")
     parser.add_argument("--clients", type=int, default=CLIENTS, help="signing clients playing the hub")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=BOOKINGS_PER_SECOND,
+        help="bookings the clients start per second, all together (0: as fast as they are answered)",
+    )
     parser.add_argument("--race-clients", type=int, default=RACE_CLIENTS, help="creates racing for the last room")
     parser.add_argument("--phases", default=",".join(PHASES), help=f"comma-separated, of {', '.join(PHASES)}")
     parser.add_argument(
@@ -378,6 +388,7 @@ class Soak:
             "when": datetime.datetime.fromtimestamp(started, UTC).isoformat(timespec="seconds"),
             "minutes": self.options.minutes,
             "clients": self.options.clients,
+            "rate": self.options.rate,
             "race_clients": self.options.race_clients,
             "bulk_every_seconds": round(self.options.bulk_every),
             "fault_seconds": round(self.options.fault_seconds),
@@ -512,7 +523,12 @@ class Soak:
         import requests
 
         session = requests.Session()
-        while not self.halt.is_set():
+        # Each client starts a booking every `every` seconds (from a random offset, so that they do not all
+        # call at once), or at once when the last one ended later.
+        every = self.options.clients / self.options.rate if self.options.rate else 0.0
+        due = time.time() + chance.uniform(0, every)
+        while not self.halt.wait(max(0.0, due - time.time())):
+            due = max(due + every, time.time())
             n = next(self.numbers)
             status, answer = self._call(session, "create", "POST", f"{base}/bookings", self._create_body(n, chance))
             if status != 200:
@@ -732,6 +748,7 @@ class Soak:
         return {
             "seconds": round(phase["ended"] - phase["started"]),
             "requests": len(calls),
+            "bookings_per_second": round(len(creates) / max(1.0, phase["ended"] - phase["started"]), 1),
             "outcomes": dict(outcomes),
             "answers_1000": len(answers_1000),
             "answers_1000_while_up": len(while_up),
@@ -1024,12 +1041,14 @@ def report(figures):
     """The figures as a table for a terminal."""
     machine, final = figures["machine"], figures["final"]
     lines = [
-        f"Soak benchmark: {figures['clients']} clients, {figures['minutes']} min of steady load, then each fault"
+        f"Soak benchmark: {figures['clients']} clients starting {figures['rate'] or 'as many as answered'} bookings"
+        f" a second, {figures['minutes']} min of steady load, then each fault"
         f" (lasting {figures['fault_seconds']} s) under load; bulk edit every {figures['bulk_every_seconds']} s;"
         f" Procfile: {', '.join(figures['procfile'])}",
         f"  machine: {machine['cpus']} CPUs, {machine['memory_gb']} GB, Python {machine['python']},"
         f" PostgreSQL {machine['postgres']}, load {machine['load_average']}",
-        f"  {'phase':9}{'secs':>5}{'requests':>9}{'ok':>7}{'x1000':>6}{'create p50/p99 ms':>19}{'deadlocks':>10}"
+        f"  {'phase':9}{'secs':>5}{'book/s':>7}{'requests':>9}{'ok':>7}{'x1000':>6}{'create p50/p99 ms':>19}"
+        f"{'deadlocks':>10}"
         f"{'drain s':>8}{'e-mail p50/p99/max s':>22}{'unsent':>7}{'lost':>5}{'dup':>4}{'staff fail':>11}{'hub 400':>8}",
     ]
     for p in figures["phases"]:
@@ -1037,7 +1056,8 @@ def report(figures):
         mails = f"{_cell(p['email_p50_s'], 0)}/{_cell(p['email_p99_s'], 0)}/{_cell(p['email_max_s'], 0)}"
         drain = p["drain_seconds"] if p["drain_seconds"] is not None else f">{figures['drain_timeout']:.0f}"
         lines.append(
-            f"  {p['name']:9}{p['seconds']:>5}{p['requests']:>9}{p['outcomes'].get('ok', 0):>7}{p['answers_1000']:>6}"
+            f"  {p['name']:9}{p['seconds']:>5}{p['bookings_per_second']:>7}{p['requests']:>9}"
+            f"{p['outcomes'].get('ok', 0):>7}{p['answers_1000']:>6}"
             f"{creates:>19}{p['deadlocks']:>10}{drain:>8}{mails:>22}{p['emails_unsent']:>7}{p['lost']:>5}"
             f"{p['duplicated']:>4}{sum(p['staff_failed'].values()):>5}/{p['staff_edits']:<5}{p['hub_refused']:>8}"
         )

@@ -2,8 +2,7 @@
 
 from celery import shared_task
 
-from core.jobs import JobTask
-from core.mail import MAIL_SEND_TASK_OPTIONS, mail_send_or_retry
+from core.mail import MAIL_NOTIFY_TASK_OPTIONS, MAIL_SEND_TASK_OPTIONS, mail_send_or_retry
 from core.metrics import booking_email_counted
 
 from .notifications import booking_email_send, booking_notify
@@ -28,7 +27,7 @@ def seen_webhooks_purge_task():
     seen_webhooks_purge()
 
 
-@shared_task(base=JobTask, ignore_result=True)
+@shared_task(**MAIL_NOTIFY_TASK_OPTIONS)
 def booking_notify_task(booking_id, event, occurrence=None, event_at=None):
     """Queue the e-mails of a booking event, one per member who receives them. (occurrence and event_at are
     missing from the jobs recorded before 1.0.0: their e-mails still go, as a new occurrence.)"""

@@ -26,9 +26,10 @@ from .models import Job
 
 logger = logging.getLogger(__name__)
 
-#: A job whose message has not started this long after it was due is taken as lost and queued again.
-#: Longer than a message waits in a busy queue, so that a backlog is not queued twice.
-QUEUE_GRACE = timedelta(minutes=1)
+#: A job whose message has not started this long after it was due is taken as lost and queued again. A
+#: message still waiting in a busy queue is known by the queue's depth (_lost), so a backlog is not queued
+#: twice; this covers the way from the broker to a worker's start (a message a dead worker reserved).
+QUEUE_GRACE = timedelta(seconds=15)
 #: Runs of one job (Celery's retries included) after which it is failed for good: a job that kills its
 #: worker every time must not run for ever.
 MAX_RUNS = 12

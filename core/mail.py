@@ -38,6 +38,17 @@ MAIL_SEND_TASK_OPTIONS = {
     "max_retries": MAIL_MAX_RETRIES,
 }
 
+#: The Celery options of a task that records an event's e-mails as jobs, one per recipient (a few
+#: statements): a lease of a minute, so that a run cut off by a database restart whose retry message was
+#: lost too (a Redis restarted empty) delays the e-mails a minute, not ten.
+MAIL_NOTIFY_TASK_OPTIONS = {
+    "base": JobTask,
+    "lease": timedelta(minutes=1),
+    "soft_time_limit": 30,
+    "time_limit": 45,
+    "ignore_result": True,
+}
+
 
 def mail_message(*, template_prefix, context, language, to):
     """The e-mail rendered in language from `<template_prefix>_subject.txt`, `_body.txt` and `_body.html`

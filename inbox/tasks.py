@@ -2,13 +2,12 @@
 
 from celery import shared_task
 
-from core.jobs import JobTask
-from core.mail import MAIL_SEND_TASK_OPTIONS, mail_send_or_retry
+from core.mail import MAIL_NOTIFY_TASK_OPTIONS, MAIL_SEND_TASK_OPTIONS, mail_send_or_retry
 
 from .services import event_email_send, event_notify, events_purge
 
 
-@shared_task(base=JobTask, ignore_result=True)
+@shared_task(**MAIL_NOTIFY_TASK_OPTIONS)
 def event_notify_task(event_id):
     """Queue the e-mails of a new inbox event, one per person who asked for them."""
     event_notify(event_id=event_id)

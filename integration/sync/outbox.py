@@ -23,9 +23,11 @@ from .resources import KIND_OF_MODEL
 logger = logging.getLogger(__name__)
 
 #: A queued send not started in this time is taken as lost (broker down, message dropped, or reserved by
-#: a worker that died): the sweeper queues it again. Longer than a message usually waits in a busy queue,
-#: so that the sweeper does not queue a whole backlog twice. See README, "A killed worker".
-QUEUE_GRACE = timedelta(minutes=1)
+#: a worker that died, such as the sends it held for their coalescing countdown): the sweeper queues it
+#: again. It only covers a message's way from the broker to a worker's start: one still waiting in a busy
+#: queue is known by the queue's depth (sync_sweep), so a backlog is not queued twice however long it
+#: takes. A duplicate message costs one unchanged send. See README, "A killed worker".
+QUEUE_GRACE = timedelta(seconds=15)
 #: The Celery task that sends one row (integration.sync.tasks), queued by name: the tasks call the
 #: engine, the engine never imports them back.
 SEND_TASK = "integration.sync.tasks.sync_resource_task"

@@ -200,8 +200,8 @@ def test_the_sweeper_leaves_a_draining_backlog_alone_and_queues_what_the_broker_
     the broker no longer holds, is (the real broker of the run: memory, Redis in CI)."""
     long_ago = timezone.now() - jobs.QUEUE_GRACE * 5
     backlog = [jobs.job_queue(TASK, f"backlog {n}") for n in range(4)]
-    for minutes, job in enumerate(backlog):  # queued one a minute, the first long before the others
-        Job.objects.filter(pk=job.pk).update(queued_at=long_ago + timedelta(minutes=minutes), due_at=long_ago)
+    for n, job in enumerate(backlog):  # queued one a grace apart, all before the grace, the first long before
+        Job.objects.filter(pk=job.pk).update(queued_at=long_ago + jobs.QUEUE_GRACE * n, due_at=long_ago)
     current_app.control.purge()
     broker.broker_lost_messages("jobs")  # seen before: nothing was lost since (a Redis restarted empty is not)
     # The messages of the three last jobs still wait (a message of another task of the queue counts as one).
@@ -210,9 +210,9 @@ def test_the_sweeper_leaves_a_draining_backlog_alone_and_queues_what_the_broker_
     assert core_queue.publish("bookings.settlement.tasks.reconciliations_nightly_task")
     try:
         assert jobs.job_sweep() == 1
-        assert Job.objects.get(pk=backlog[0].pk).queued_at > long_ago + timedelta(minutes=4)
+        assert Job.objects.get(pk=backlog[0].pk).queued_at > long_ago + jobs.QUEUE_GRACE * 4
         assert [Job.objects.get(pk=job.pk).queued_at for job in backlog[1:]] == [
-            long_ago + timedelta(minutes=minutes) for minutes in (1, 2, 3)
+            long_ago + jobs.QUEUE_GRACE * n for n in (1, 2, 3)
         ]
 
         # The queue is empty: the three still marked queued long ago were lost (the first was just queued).

@@ -46,3 +46,16 @@ def test_a_sends_lease_outlives_the_send_tasks_hard_limit():
 
     assert soft == settings.HUB_CONNECT_TIMEOUT + settings.HUB_READ_TIMEOUT
     assert lease_duration() > timedelta(seconds=hard)
+
+
+def test_the_e_mail_jobs_leases_are_short_so_that_a_lost_run_delays_its_e_mails_a_minute_or_two():
+    # A run cut off by a database restart whose retry message a Redis restarted empty lost too waits for
+    # its lease: the e-mails' goal is a minute.
+    tasks = product_tasks()
+    for name in (
+        "bookings.tasks.booking_notify_task",
+        "inbox.tasks.event_notify_task",
+        "bookings.tasks.booking_email_send_task",
+        "inbox.tasks.event_email_send_task",
+    ):
+        assert tasks[name].lease <= timedelta(minutes=2), name
