@@ -669,9 +669,12 @@ class Soak:
 
     def _edit(self, kind, apply):
         """An edit, recorded with the error that failed it (the connection renewed after one)."""
-        from django.db import connection
+        from django.db import close_old_connections, connection
 
         phase = self.phase
+        # As a web request starts: a connection a PostgreSQL restart broke since is replaced first
+        # (CONN_HEALTH_CHECKS), so that the bulk edit's thread, idle for minutes, counts no failure of its own.
+        close_old_connections()
         try:
             apply()
             self.staff.append((phase, kind, ""))
