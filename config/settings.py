@@ -2,7 +2,7 @@
 
 Every service has an embedded default for development (SQLite, a filesystem Celery broker, a
 local-memory cache, the built-in hub sandbox). Production (DJANGO_DEBUG false) has no defaults for
-secrets and refuses to start without them. README.md lists every variable.
+secrets and refuses to start without them. docs/operator/configuration.md lists every variable.
 """
 
 from datetime import timedelta
@@ -129,6 +129,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "config.help.admin_help",
+                "config.version.version",
             ],
         },
     },
@@ -435,6 +437,8 @@ STORAGES = {
     },
 }
 MEDIA_ROOT = VAR_DIR / "media"
+# The documentation site `make docs` builds (mkdocs.yml's site_dir), served at /docs/ where it exists.
+DOCS_SITE_DIR = VAR_DIR / "docs-site"
 # License files (permits, business registrations): private, outside MEDIA_ROOT and any URL; only the
 # admin's download view for the property's managers reads them.
 LICENSE_FILES_ROOT = Path(env.str("LICENSE_FILES_ROOT", default=str(VAR_DIR / "private" / "licenses")))
