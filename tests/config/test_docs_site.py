@@ -118,3 +118,12 @@ def test_the_version_is_pyprojects_in_the_footer_and_the_deep_health_check(admin
     )
     assert client.get("/healthz?deep=1").json()["version"] == version
     assert "version" not in client.get("/healthz").json()
+
+
+def test_the_site_loads_nothing_from_elsewhere():
+    config = yaml.load((BASE_DIR / "mkdocs.yml").read_text(), Loader=yaml.Loader)  # noqa: S506
+
+    # The theme fetches Roboto from Google unless told not to, and Mermaid from a CDN unless it is loaded.
+    assert config["theme"]["font"] is False
+    assert "assets/javascripts/mermaid.min.js" in config["extra_javascript"]
+    assert (BASE_DIR / "docs" / "assets" / "javascripts" / "mermaid.min.js").stat().st_size > 1_000_000
