@@ -67,7 +67,7 @@ docs: $(VENV)/.dev
 
 # `make run` serves the site at /docs/: built once when missing (`make docs` rebuilds it).
 var/docs-site/index.html: | $(VENV)/.dev
-	$(BIN)/mkdocs build --strict --quiet
+	$(MAKE) --no-print-directory docs
 
 # pytest on every core (pytest-xdist; each worker has its own test database and Redis databases:
 # tests/settings.py; the tests of one xdist_group run on one worker), naming the 20 slowest tests at the end.
