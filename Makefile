@@ -11,7 +11,7 @@ export HUB_SANDBOX_ENABLED ?= true
 # point at it (`make run PORT=8100`).
 export PORT ?= 8000
 
-.PHONY: run test test-fast lint messages setup bench .env
+.PHONY: run test test-fast lint docs messages setup bench .env
 
 $(VENV)/.runtime: requirements.txt constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -49,16 +49,25 @@ setup: $(VENV)/.runtime messages .env
 # The login (password, recovery codes) waits for Procfile.dev's `login`, which shows it once web answers:
 # last, not buried under the workers' start-up (a target's variable reaches the setup it runs).
 run: SEED_DEMO_OPTIONS = --keep-login
-run: $(VENV)/.dev setup
+run: $(VENV)/.dev setup var/docs-site/index.html
 	LOCAL_ORIGIN=http://127.0.0.1:$(PORT) exec $(BIN)/python -m config.dev_processes --procfile Procfile.dev start --port $(PORT)
 
-## lint: ruff's checks and formatting, the import contracts of .importlinter (imports run one way), and
-## mypy's types where the logic lives (pyproject.toml, [tool.mypy])
-lint: $(VENV)/.dev
+## lint: ruff's checks and formatting, the import contracts of .importlinter (imports run one way),
+## mypy's types where the logic lives (pyproject.toml, [tool.mypy]), and the docs site's strict build
+lint: $(VENV)/.dev docs
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy
+
+## docs: the documentation site (docs/, mkdocs.yml) into var/docs-site; a broken link or a missing page fails
+# (Material's notice of its end of life, printed at every build, is not ours to act on.)
+docs: $(VENV)/.dev
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+# `make run` serves the site at /docs/: built once when missing (`make docs` rebuilds it).
+var/docs-site/index.html: | $(VENV)/.dev
+	$(MAKE) --no-print-directory docs
 
 # pytest on every core (pytest-xdist; each worker has its own test database and Redis databases:
 # tests/settings.py; the tests of one xdist_group run on one worker), naming the 20 slowest tests at the end.

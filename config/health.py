@@ -24,6 +24,7 @@ from integration.sync.selectors import outbox_backlog
 from licenses.files import license_storage
 
 from .celery import app as celery_app
+from .version import VERSION
 
 logger = logging.getLogger(__name__)
 
@@ -168,6 +169,7 @@ def healthz(request):
     }
     if deep:
         body["details"] = {name: part.details for name, part in parts.items() if part.details}
+        body["version"] = VERSION
     return JsonResponse(body, status=503 if failing else 200)
 
 

@@ -2,7 +2,7 @@
 
 Every service has an embedded default for development (SQLite, a filesystem Celery broker, a
 local-memory cache, the built-in hub sandbox). Production (DJANGO_DEBUG false) has no defaults for
-secrets and refuses to start without them. README.md lists every variable.
+secrets and refuses to start without them. docs/operator/configuration.md lists every variable.
 """
 
 from datetime import timedelta
@@ -129,6 +129,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "config.help.admin_help",
+                "config.version.version",
             ],
         },
     },
@@ -174,14 +176,14 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 else:
     # No ack emulation: a message leaves Redis when a worker takes it. What must happen does not depend on
     # Redis giving a message back (a Redis restarted empty has none to give): hub sends and durable jobs are
-    # rows that the sweepers queue again (README, "Background work", "A killed worker"). With the emulation,
+    # rows that the sweepers queue again (docs/operator/processes.md). With the emulation,
     # kombu 5.7 kills the worker when Redis goes away while it holds a message (restoring it on a closed
     # connection), and a delayed message outliving the visibility timeout is delivered twice.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"ack_emulation": False}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker outlives a broker restart: it reconnects for as long as the broker is away (Celery gives up
 # after 100 tries by default, and the process exits), and the supervisor restarts it if it dies anyway
-# (README, "Production").
+# (docs/operator/install.md).
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # A message is acknowledged only after its task has run, and given back to the queue when one of the
 # worker's processes dies in the middle of it (when the whole worker dies, the rows bring its work back).
@@ -195,7 +197,7 @@ CELERY_TASK_IGNORE_RESULT = True
 # that failed, outlived CONN_MAX_AGE or no longer answers (CONN_HEALTH_CHECKS) is replaced.
 CELERY_DB_REUSE_MAX = 1000
 # Four queues, so that neither bulk work nor a backlog of e-mails holds the worker slots that hub sends
-# wait for, and hub sends do not hold the e-mails' (README, "Queues and time limits"): Procfile's `worker`
+# wait for, and hub sends do not hold the e-mails' (docs/operator/processes.md): Procfile's `worker`
 # takes hub and bookings (the hold expiry, which must wait behind neither e-mails nor bulk work), `jobs`
 # the e-mails and the job sweeper, `bulk` the rest. Routed by task name (core.queue's send_task honours
 # the routes); a task named nowhere goes to bulk.
@@ -246,7 +248,7 @@ CELERY_TASK_SOFT_TIME_LIMIT = 4 * 60
 CELERY_TASK_TIME_LIMIT = 5 * 60
 # A worker and its processes run at this niceness (config.celery): where they share the cores with the
 # web process, the vendor API's requests take the CPU first while a big drain of hub sends runs
-# (README, "Queues and time limits"). On a machine of its own a worker loses nothing by it.
+# (docs/operator/processes.md). On a machine of its own a worker loses nothing by it.
 WORKER_NICENESS = env.int("WORKER_NICENESS", default=10)
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 #: Seconds between two runs of each sweeper (the hub sync's and the durable jobs').
@@ -255,7 +257,7 @@ CELERY_BEAT_SCHEDULE = {
     # Queues again the sends a dead worker left: with a lease of one hub call (HUB_CONNECT_TIMEOUT +
     # HUB_READ_TIMEOUT + 10 s) and this interval, another worker takes them over within about a minute.
     # Every 5 s, so that a Redis back empty is noticed, and a healed hub probed, well within 30 s: a sweep
-    # with nothing to do is two Redis calls and a few indexed reads (README, "Background work").
+    # with nothing to do is two Redis calls and a few indexed reads (docs/operator/processes.md).
     "hub-sync-sweeper": {"task": "integration.sync.tasks.sync_sweeper_task", "schedule": SWEEP_SECONDS},
     # The same for durable jobs (booking e-mails, reconciliations, read-backs a screen asked for): queued
     # again when the broker was down, lost their message or their worker died (core.jobs).
@@ -313,7 +315,7 @@ CELERY_BEAT_SCHEDULER = "core.heartbeat:HeartbeatScheduler"
 _SANDBOX_HUB_URL = f"{LOCAL_ORIGIN}/sandbox"
 HUB_BASE_URL = _required_in_production("HUB_BASE_URL", _SANDBOX_HUB_URL).rstrip("/")
 HUB_API_TOKEN = _required_in_production("HUB_API_TOKEN", "sandbox-hub-token")
-# The production hub (README, "Going live"): HUB_BASE_URL and HUB_API_TOKEN above are the staging hub a
+# The production hub (docs/operator/configuration.md): HUB_BASE_URL and HUB_API_TOKEN above are the staging hub a
 # vendor connects to first; the switch to production (manage.py hub_environment) needs these two. In
 # development the sandbox stands in for it under another prefix, with its own token and its own state.
 HUB_PRODUCTION_BASE_URL = env.str(
@@ -390,7 +392,7 @@ SITE_URL = env.str(
 
 # django-axes counts failed logins (in the database, shared by every web process) per user name and per
 # address: after LOGIN_FAILURE_LIMIT failures either is locked for LOGIN_LOCKOUT_MINUTES, even with the
-# right password; a superuser unlocks it sooner (README, "Security").
+# right password; a superuser unlocks it sooner (docs/operator/security.md).
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
@@ -435,6 +437,8 @@ STORAGES = {
     },
 }
 MEDIA_ROOT = VAR_DIR / "media"
+# The documentation site `make docs` builds (mkdocs.yml's site_dir), served at /docs/ where it exists.
+DOCS_SITE_DIR = VAR_DIR / "docs-site"
 # License files (permits, business registrations): private, outside MEDIA_ROOT and any URL; only the
 # admin's download view for the property's managers reads them.
 LICENSE_FILES_ROOT = Path(env.str("LICENSE_FILES_ROOT", default=str(VAR_DIR / "private" / "licenses")))

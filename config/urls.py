@@ -8,6 +8,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 
+from .docs import docs_page
 from .health import healthz
 from .metrics import metrics
 
@@ -27,6 +28,8 @@ urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-docs"),
+    path("docs/", docs_page, name="docs"),
+    path("docs/<path:path>", docs_page, name="docs-page"),
     path("", include("bookings.urls")),
 ]
 

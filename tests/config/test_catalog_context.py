@@ -158,7 +158,7 @@ def test_view_only_lists_and_pages_are_titled_in_proper_korean(admin_client):
     assert titles == ["조회할 예약 선택", "조회할 수신 호출 선택", "수신 호출 보기"]
 
 
-#: One Korean word per term of the back office (README, "Translation"): the sidebar, the checklist and help
+#: One Korean word per term of the back office (docs/development.md, Translations): the sidebar, the checklist and help
 #: text say the same. The words it replaced, each once beside it, must not come back.
 GLOSSARY = {
     "license request": ("라이선스 요청", ("인허가 신청", "인허가 서류")),
