@@ -48,6 +48,8 @@ class Screen:
     full_page: bool = False
     #: A function of the Playwright page run after it loaded (clicks, fills), or None.
     action: object = None
+    #: The page from its top down to the end of this element (a selector), rather than the window.
+    down_to: str = ""
 
 
 # --- The app, on data of its own ---------------------------------------------------------------------
@@ -123,6 +125,14 @@ class App:
         return done.stdout
 
     def __enter__(self):
+        try:
+            self._start_all()
+        except BaseException:
+            self.__exit__()  # a failed or interrupted start-up leaves no process behind
+            raise
+        return self
+
+    def _start_all(self):
         redis = ["redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1", "--save", ""]
         self.start([*redis, "--appendonly", "no", "--dir", str(self.folder)], "redis")
         self.manage("migrate", "--noinput")
@@ -137,7 +147,6 @@ class App:
         wait_until("the web server", self.answers, timeout=60)
         wait_until("the demo at the hub", self.synced, timeout=180, interval=2)
         self.sell()
-        return self
 
     def synced(self):
         """Whether the demo's first sends are done (the dashboard then shows every change at the hub)."""
@@ -220,6 +229,12 @@ def bulk_apply(page):
     page.wait_for_load_state("networkidle")
 
 
+def history(page):
+    """The calendar's change history (the change above first)."""
+    page.locator("a[href$='/calendar/changes/']").first.click()
+    page.wait_for_load_state("networkidle")
+
+
 def undo_preview(page):
     """The change just applied, its undo previewed: what it restores and what it leaves."""
     page.locator("#content table a[href*='/calendar/changes/']").first.click()
@@ -238,8 +253,8 @@ def reconcile(page):
     page.fill("input[name=date_to]", (next_month - datetime.timedelta(days=1)).isoformat())
     page.click("input[name=run]")
     page.wait_for_url(re.compile(r"/reconciliation/\d+/"))
-    page.wait_for_function("!document.body.innerText.match(/Reading|읽는 중|queued|대기/)", timeout=60_000)
-    page.reload()
+    # The report's totals appear once the run has read the hub's list (the page polls; it reloads then).
+    wait_until("the reconciliation", lambda: page.reload() and page.locator("#settlement-totals").count(), 60, 1)
     page.wait_for_load_state("networkidle")
 
 
@@ -252,12 +267,13 @@ def license_form(page):
 CALENDAR = f"/admin/integration/property/{DEMO}/calendar/"
 #: In the order the guide meets them; the dashboard first (README shows docs/assets/screens/en/dashboard.png).
 SCREENS = [
-    Screen("dashboard", "/admin/"),
+    Screen("dashboard", "/admin/", down_to="section.property-dashboard"),
     Screen("arrivals", "/admin/bookings/booking/?desk=arrivals", full_page=True),
     Screen("booking", "/admin/bookings/booking/1/change/"),
     Screen("calendar", CALENDAR),
     Screen("bulk-edit-preview", CALENDAR + "bulk/", action=bulk_preview),
-    Screen("change-history", CALENDAR + "bulk/", action=bulk_apply),
+    Screen("bulk-edit-applied", CALENDAR + "bulk/", action=bulk_apply),
+    Screen("change-history", CALENDAR, action=history),
     Screen("change-undo", CALENDAR + "changes/", action=undo_preview),
     Screen("license-upload", "/admin/licenses/licenserequest/add/", action=license_form),
     Screen("reconciliation", "/admin/settlement/reconciliation/add/", action=reconcile),
@@ -296,7 +312,9 @@ def capture(app, screens, languages, output=OUTPUT):
         for language, code in zip(languages, codes, strict=False):
             folder = output / language
             folder.mkdir(parents=True, exist_ok=True)
-            context = browser.new_context(viewport=VIEWPORT, locale="ko-KR" if language == "ko" else "en-US")
+            context = browser.new_context(
+                viewport=VIEWPORT, locale="ko-KR" if language == "ko" else "en-US", timezone_id="Asia/Seoul"
+            )
             context.add_cookies([{"name": "django_language", "value": language, "url": app.origin}])
             # The admin's menu on the left folded away (as its « button does): the screen itself is the subject.
             context.add_init_script("localStorage.setItem('django.admin.navSidebarIsOpen', 'false')")
@@ -307,7 +325,17 @@ def capture(app, screens, languages, output=OUTPUT):
                 if screen.action is not None:
                     screen.action(page)
                 page.mouse.move(0, 0)
-                page.screenshot(path=str(folder / f"{screen.name}.png"), full_page=screen.full_page)
+                shot = {"path": str(folder / f"{screen.name}.png"), "full_page": screen.full_page}
+                if screen.down_to:
+                    bottom = page.locator(screen.down_to).first.evaluate(
+                        "e => e.getBoundingClientRect().bottom + scrollY"
+                    )
+                    shot = {
+                        **shot,
+                        "full_page": True,
+                        "clip": {"x": 0, "y": 0, "width": VIEWPORT["width"], "height": bottom + 24},
+                    }
+                page.screenshot(**shot)
                 print(f"{language}/{screen.name}.png")
             context.close()
         browser.close()
