@@ -349,7 +349,9 @@ def main(argv=None):
     with tempfile.TemporaryDirectory(prefix="vendorhub-screens-") as folder, App(Path(folder)) as app:
         if args.serve:
             print(app.origin, app.login, sep="\n", flush=True)
-            signal.sigwait({signal.SIGINT, signal.SIGTERM})
+            stop = {signal.SIGINT, signal.SIGTERM}
+            signal.pthread_sigmask(signal.SIG_BLOCK, stop)  # taken by sigwait, so that the processes are stopped
+            signal.sigwait(stop)
             return
         screens = [screen for screen in SCREENS if args.only is None or screen.name in args.only]
         capture(app, screens, LANGUAGES)
