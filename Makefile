@@ -11,7 +11,7 @@ export HUB_SANDBOX_ENABLED ?= true
 # point at it (`make run PORT=8100`).
 export PORT ?= 8000
 
-.PHONY: run test test-fast lint docs messages setup bench .env
+.PHONY: run test test-fast lint docs docs-screens messages setup bench .env
 
 $(VENV)/.runtime: requirements.txt constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -92,3 +92,9 @@ bench: $(VENV)/.dev messages
 	$(BIN)/python -m bench.ari_history
 	$(BIN)/python -m bench.bookings
 	$(BIN)/python -m bench.settlement
+
+## docs-screens: the staff guide's screenshots of the real screens, in English and Korean at 1366 px
+## (docs/assets/screens/{en,ko}/*.png): the demo on a temporary SQLite database, the sandbox as hub, chromium
+## driven by Playwright (tools/docs_screens.py; CHROMIUM_PATH when it is not /usr/bin/chromium)
+docs-screens: $(VENV)/.dev messages
+	$(BIN)/python -m tools.docs_screens

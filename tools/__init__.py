@@ -1,0 +1,1 @@
+"""Scripts that work on the repository (the docs' screenshots); not part of the product."""
