@@ -18,6 +18,7 @@ import logging
 import random
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import quote
 
 import requests
@@ -373,7 +374,7 @@ def booking_lookup(number: str) -> dict:
     otherwise (also for a sale the hub never sent)."""
     sale = settlement.sale_for_lookup(number)
     booking = sale.booking
-    answer = {"error": "", "bookingNumber": sale.vendor_booking_number}
+    answer: dict[str, Any] = {"error": "", "bookingNumber": sale.vendor_booking_number}
     answer.update({key: booking.get(key) for key in _COPIED})
     answer["status"], answer["total_amount"] = settlement.hub_figures(
         status=sale.status, total_amount=booking["total_amount"], drift=sale.drift
