@@ -52,13 +52,15 @@ run: SEED_DEMO_OPTIONS = --keep-login
 run: $(VENV)/.dev setup
 	LOCAL_ORIGIN=http://127.0.0.1:$(PORT) exec $(BIN)/python -m config.dev_processes --procfile Procfile.dev start --port $(PORT)
 
-## lint: ruff's checks and formatting, the import contracts of .importlinter (imports run one way), and
-## mypy's types where the logic lives (pyproject.toml, [tool.mypy])
+## lint: ruff's checks and formatting, the import contracts of .importlinter (imports run one way), mypy's
+## types across the product (pyproject.toml, [tool.mypy]) and the complexity gate (no product function above
+## 15: tests/complexity.py)
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy
+	$(BIN)/python -m tests.complexity
 
 # pytest on every core (pytest-xdist; each worker has its own test database and Redis databases:
 # tests/settings.py; the tests of one xdist_group run on one worker), naming the 20 slowest tests at the end.
