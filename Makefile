@@ -18,7 +18,7 @@ $(VENV)/.runtime: requirements.txt constraints.txt
 	$(BIN)/pip install --quiet -r requirements.txt -c constraints.txt
 	touch $@
 
-$(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
+$(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt requirements-sandbox.txt
 	$(BIN)/pip install --quiet -r requirements-dev.txt -c constraints.txt
 	touch $@
 
