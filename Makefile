@@ -18,7 +18,7 @@ $(VENV)/.runtime: requirements.txt constraints.txt
 	$(BIN)/pip install --quiet -r requirements.txt -c constraints.txt
 	touch $@
 
-$(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
+$(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt requirements-sandbox.txt
 	$(BIN)/pip install --quiet -r requirements-dev.txt -c constraints.txt
 	touch $@
 
@@ -52,13 +52,15 @@ run: SEED_DEMO_OPTIONS = --keep-login
 run: $(VENV)/.dev setup var/docs-site/index.html
 	LOCAL_ORIGIN=http://127.0.0.1:$(PORT) exec $(BIN)/python -m config.dev_processes --procfile Procfile.dev start --port $(PORT)
 
-## lint: ruff's checks and formatting, the import contracts of .importlinter (imports run one way),
-## mypy's types where the logic lives (pyproject.toml, [tool.mypy]), and the docs site's strict build
+## lint: ruff's checks and formatting, the import contracts of .importlinter (imports run one way), mypy's
+## types across the product (pyproject.toml, [tool.mypy]), the complexity gate (no product function above
+## 15: tests/complexity.py) and the docs site's strict build
 lint: $(VENV)/.dev docs
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy
+	$(BIN)/python -m tests.complexity
 
 ## docs: the documentation site (docs/, mkdocs.yml) into var/docs-site; a broken link or a missing page fails
 # (Material's notice of its end of life, printed at every build, is not ours to act on.)

@@ -48,8 +48,9 @@ class ChannelFilter(admin.SimpleListFilter):
         return [(str(channel.channel_id), str(channel)) for channel in SalesChannel.objects.order_by("channel_id")]
 
     def queryset(self, request, queryset):
-        if self.value() and self.value().isdigit():
-            return queryset.filter(channel_id=int(self.value()))
+        value = self.value()
+        if value and value.isdigit():
+            return queryset.filter(channel_id=int(value))
         return queryset
 
 
@@ -82,8 +83,9 @@ class CheckinRangeFilter(admin.SimpleListFilter):
             "30": Q(checkin__gte=start(0), checkin__lt=start(30)),
             "later": Q(checkin__gte=start(30)),
         }
-        if self.value() in ranges:
-            return queryset.filter(ranges[self.value()])
+        value = self.value()
+        if value is not None and value in ranges:
+            return queryset.filter(ranges[value])
         return queryset
 
 
@@ -118,6 +120,7 @@ class FrontDeskFilter(admin.ListFilter):
         text = params.pop(self.date_parameter, [""])[-1].strip()
         self.view = view if view in DeskView.values else None
         self.date_text, self.error = text, None
+        self.day: datetime.date | None
         try:
             self.day = datetime.date.fromisoformat(text) if text else korea_today()
         except ValueError:
@@ -186,8 +189,9 @@ class CallStatusFilter(admin.SimpleListFilter):
         return [("2", _("Success (2xx)")), ("4", _("Refused (4xx)")), ("5", _("Failed (5xx)"))]
 
     def queryset(self, request, queryset):
-        if self.value() in ("2", "4", "5"):
-            first = int(self.value()) * 100
+        value = self.value()
+        if value in ("2", "4", "5"):
+            first = int(value) * 100
             return queryset.filter(status__gte=first, status__lt=first + 100)
         return queryset
 
@@ -344,10 +348,11 @@ class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
 
     def changelist_view(self, request, extra_context=None):
         response = super().changelist_view(request, extra_context)
-        changelist = getattr(response, "context_data", {}).get("cl")
+        context = getattr(response, "context_data", None) or {}
+        changelist = context.get("cl")
         if changelist is not None:
             desk = next(spec for spec in changelist.filter_specs if isinstance(spec, FrontDeskFilter))
-            response.context_data["desk"] = desk.tabs(changelist)
+            context["desk"] = desk.tabs(changelist)
         return response
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
@@ -474,7 +479,7 @@ class InboundCallAdmin(ReadOnlyAdmin):
     # The number alone, as typed (a call about a booking carries it): a search inside the paths, or of
     # UPPER(number), would read every row.
     search_fields = ["booking_number__exact"]
-    fields = [
+    readonly_fields = (
         "created_at",
         "method",
         "path_text",
@@ -485,8 +490,8 @@ class InboundCallAdmin(ReadOnlyAdmin):
         "headers_text",
         "request_text",
         "response_text",
-    ]
-    readonly_fields = fields
+    )
+    fields = readonly_fields
 
     @admin.display(description=_("path"), ordering="path")
     def path_text(self, call):

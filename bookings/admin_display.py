@@ -45,10 +45,12 @@ def booking_value_text(name, value, currency):
     field = Booking._meta.get_field(name)
     if isinstance(field, models.DecimalField):
         return amount_text(value, currency)
-    if field.is_relation:  # the hub's id of the property, room type or rate plan
+    if field.is_relation or not isinstance(field, models.Field):  # the hub's id of the property, room type, ...
         return str(value)
     try:
         value = field.to_python(value)
     except ValidationError:
         return str(value)
-    return display_for_field(value, field, None)
+    # None for a value outside the field's choices (shown as absent); Django takes any empty value, the stubs
+    # want a str.
+    return display_for_field(value, field, None)  # type: ignore[arg-type]

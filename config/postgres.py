@@ -10,10 +10,16 @@ converting it to any time zone still works; the value shows as year 1 or 9999 an
 import datetime
 import logging
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 from django.db.backends.postgresql.psycopg_any import BaseTzLoader
 from psycopg.types.datetime import DateLoader, TimestampLoader
+
+if TYPE_CHECKING:
+    from psycopg.adapt import Loader as _LoaderBase
+else:
+    _LoaderBase = object
 
 logger = logging.getLogger(__name__)
 
@@ -21,12 +27,16 @@ EARLIEST = datetime.datetime.min + datetime.timedelta(days=1)
 LATEST = datetime.datetime.max - datetime.timedelta(days=1)
 
 
-class _Clamped:
+class _Clamped(_LoaderBase):
     """A loader that reads a value out of Python's range as EARLIEST or LATEST (see clamp)."""
+
+    # Each loader's own: the date or timestamp it returns for EARLIEST or LATEST.
+    clamp: Any
 
     def load(self, data):
         try:
-            return super().load(data)
+            # A mixin: the loader it is mixed into (DateLoader, TimestampLoader, ...) has the body.
+            return super().load(data)  # type: ignore[safe-super]
         except psycopg.DataError:
             text = bytes(data).decode("ascii", "replace")
             # A BC date ends with " BC" (DateStyle ISO, as Django sets it); "-infinity" is the other early one.

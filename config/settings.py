@@ -447,7 +447,7 @@ LICENSE_FILES_ROOT = Path(env.str("LICENSE_FILES_ROOT", default=str(VAR_DIR / "p
 # addresses). The sandbox hub must accept that body; Django's default (2.5 MB) would refuse it.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 4 * ((10 * 1024 * 1024 + 2) // 3) + 256 * 1024
 
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, object] = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,

@@ -67,6 +67,32 @@ def csv_records(content, *, columns, required, max_bytes, ignored=(), first_only
     when the file as a whole is unusable: too large, not UTF-8 text, not CSV, a wrong header, or no rows.
     first_only: read up to the first record only (a quick check of a large file, whose rows a job reads);
     progress(share of the text read), when given, is called every PROGRESS_RECORDS records."""
+    content = _csv_text(content, max_bytes=max_bytes)
+    text = io.StringIO(content, newline="")
+    reader = csv.reader(text)
+    try:
+        header = _csv_header(reader, columns=columns, required=required, ignored=ignored)
+        records = []
+        for record in _csv_rows(reader, header=header, columns=columns):
+            records.append(record)
+            if first_only:
+                break
+            if progress is not None and not len(records) % PROGRESS_RECORDS:
+                progress(text.tell() / len(content))
+    except csv.Error as error:
+        raise ValidationError(
+            _("This is not a readable CSV file (line %(line)s: %(error)s).")
+            % {"line": reader.line_num, "error": error},
+            code="not_csv",
+        ) from None
+    if not records:
+        raise ValidationError(_("The file has a header but no rows."), code="empty")
+    return records
+
+
+def _csv_text(content, *, max_bytes):
+    """The file's text, without a byte order mark; ValidationError when it is too large (as bytes), not
+    UTF-8 or not text."""
     if isinstance(content, bytes):
         if len(content) > max_bytes:
             raise ValidationError(
@@ -83,38 +109,30 @@ def csv_records(content, *, columns, required, max_bytes, ignored=(), first_only
     content = content.removeprefix("\ufeff")
     if "\x00" in content:
         raise ValidationError(_("This is not a CSV file."), code="not_csv")
-    text = io.StringIO(content, newline="")
-    reader = csv.reader(text)
-    try:
-        header = [column.strip().lower() for column in next(reader, [])]
-        named = {column for column in header if column}  # spreadsheets may add empty columns at the end
-        if not set(required) <= named or not named <= {*columns, *ignored}:
-            raise ValidationError(
-                _("The first line must be the header %(header)s.") % {"header": ",".join(columns)},
-                code="header",
-            )
-        records = []
-        for values in reader:
-            if not any(value.strip() for value in values):
-                continue  # blank lines, and lines of empty cells that spreadsheets leave at the end
-            cells = dict(zip(header, (csv_cell_read(value.strip()).strip() for value in values), strict=False))
-            records.append(
-                CsvRecord(
-                    line=reader.line_num,
-                    cells={column: cells.get(column, "") for column in columns},
-                    extra=[value for value in values[len(header) :] if value.strip()],
-                )
-            )
-            if first_only:
-                break
-            if progress is not None and not len(records) % PROGRESS_RECORDS:
-                progress(text.tell() / len(content))
-    except csv.Error as error:
+    return content
+
+
+def _csv_header(reader, *, columns, required, ignored):
+    """The header's column names (lower case); ValidationError unless it names the required columns and
+    no column beyond columns and ignored."""
+    header = [column.strip().lower() for column in next(reader, [])]
+    named = {column for column in header if column}  # spreadsheets may add empty columns at the end
+    if not set(required) <= named or not named <= {*columns, *ignored}:
         raise ValidationError(
-            _("This is not a readable CSV file (line %(line)s: %(error)s).")
-            % {"line": reader.line_num, "error": error},
-            code="not_csv",
-        ) from None
-    if not records:
-        raise ValidationError(_("The file has a header but no rows."), code="empty")
-    return records
+            _("The first line must be the header %(header)s.") % {"header": ",".join(columns)},
+            code="header",
+        )
+    return header
+
+
+def _csv_rows(reader, *, header, columns):
+    """The records of the lines after the header, blank lines skipped."""
+    for values in reader:
+        if not any(value.strip() for value in values):
+            continue  # blank lines, and lines of empty cells that spreadsheets leave at the end
+        cells = dict(zip(header, (csv_cell_read(value.strip()).strip() for value in values), strict=False))
+        yield CsvRecord(
+            line=reader.line_num,
+            cells={column: cells.get(column, "") for column in columns},
+            extra=[value for value in values[len(header) :] if value.strip()],
+        )

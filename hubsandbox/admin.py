@@ -1,11 +1,13 @@
 """Read-only admin screens of what the sandbox hub holds and the requests it received; superusers only."""
 
 import json
+from typing import TYPE_CHECKING
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.views.main import ChangeList
 from django.template.response import TemplateResponse
+from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
@@ -38,6 +40,8 @@ def _pretty(value) -> str:
 class _LightChangeList(ChangeList):
     """A changelist that leaves the model admin's list_defer fields (JSON and bodies) unloaded."""
 
+    model_admin: "SandboxReadOnlyAdmin"
+
     def get_queryset(self, request, exclude_parameters=None):
         return super().get_queryset(request, exclude_parameters).defer(*self.model_admin.list_defer)
 
@@ -46,7 +50,7 @@ class SandboxReadOnlyAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Shows the sandbox's rows to superusers; nobody adds, changes or deletes them here."""
 
     #: Large fields the list does not show, so it does not load them either.
-    list_defer = ()
+    list_defer: tuple[str, ...] = ()
 
     def get_changelist(self, request, **kwargs):
         return _LightChangeList
@@ -170,6 +174,7 @@ class SandboxRateplanAdmin(HubContentAdmin):
             refusal = result.refusal
             if refusal is None:
                 sale = result.sale
+                assert sale is not None  # every call succeeded: the create stored it
                 text = _("%(plan)s: sold %(number)s (%(status)s).")
                 values = {"plan": rateplan, "number": sale.vendor_booking_number, "status": sale.status}
                 self.message_user(request, text % values)
@@ -307,16 +312,27 @@ class RejectForm(forms.Form):
     reason = forms.CharField(label=_("reason"), widget=forms.Textarea(attrs={"rows": 3}), max_length=1000)
 
 
-class RejectWithReasonMixin:
+if TYPE_CHECKING:
+    # What the views use of the ModelAdmin they are mixed into (a real base would come before that
+    # ModelAdmin in the composed admin's MRO).
+    _ModelAdminBase = admin.ModelAdmin
+else:
+    _ModelAdminBase = object
+
+
+class RejectWithReasonMixin(_ModelAdminBase):
     """The reviewer's reject action (license and channel open requests): one page asks for the reason the
     vendor reads, then each selected request is reviewed. Subclasses set the texts, the rejected status,
     describe each request (reject_row) and review them (_review)."""
 
-    reject_title = None
-    reject_intro = None
-    rejected_status = None
+    reject_title: str | Promise | None = None
+    reject_intro: str | Promise | None = None
+    rejected_status: str | None = None
 
     def reject_row(self, obj):
+        raise NotImplementedError
+
+    def _review(self, request, queryset, status, reason):
         raise NotImplementedError
 
     def _reject_with_reason(self, request, queryset):
@@ -397,8 +413,8 @@ class SandboxPropertyChannelAdmin(SandboxReadOnlyAdmin):
     list_display = ["property", "channel", "updated_at"]
     list_select_related = ["property", "channel"]
     list_filter = ["channel"]
-    fields = ["property", "channel", "settings_json", "mappings_json"]
-    readonly_fields = fields
+    readonly_fields = ("property", "channel", "settings_json", "mappings_json")
+    fields = readonly_fields
     list_defer = ("settings", "mappings")
 
     @admin.display(description=_("sales settings"))

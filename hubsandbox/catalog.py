@@ -274,7 +274,7 @@ GROUPS = tuple(CATALOG)
 
 def _render(node: _Node) -> dict:
     code, name, children = node
-    rendered = {"code": code, "name": name}
+    rendered: dict[str, object] = {"code": code, "name": name}
     if children:
         rendered["children"] = [_render(child) for child in children]
     return rendered

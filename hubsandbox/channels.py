@@ -10,6 +10,7 @@ merge-patch (top-level keys; maps replace whole, as every patch of the contract)
 """
 
 from datetime import timedelta
+from typing import NoReturn
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -28,7 +29,7 @@ CODE_MAX_LENGTH = 40
 #: OURS: what a property newly open on a channel sells there: nothing until it turns on_sale on (a cms
 #: channel needs its mapping first); a room type or rate plan absent from its map is on sale.
 DEFAULT_SETTINGS = {"on_sale": False, "roomtypes": {}, "rateplans": {}}
-DEFAULT_MAPPINGS = {"roomtypes": [], "rateplans": []}
+DEFAULT_MAPPINGS: dict[str, list[dict[str, str]]] = {"roomtypes": [], "rateplans": []}
 
 #: The hub's channels in the sandbox: hub and cms ones, and one of each automatic review. The ids match
 #: what the demo, the tests and the benchmarks sell on (1, 2, 3, 5, 7).
@@ -48,7 +49,7 @@ _STATUS_OF_REQUEST = {
 }
 
 
-def _fail(path, problem):
+def _fail(path: str, problem: str) -> NoReturn:
     raise ValidationError(f"{path}: {problem}")
 
 

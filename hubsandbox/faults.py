@@ -40,6 +40,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from http import HTTPStatus
+from typing import Any
 
 from django.http import HttpResponse, JsonResponse
 
@@ -78,7 +79,7 @@ class FaultConfig:
     seed: int | None = None
     sequence: tuple[Fault, ...] = ()  # faults of the first requests, in order
     settlement_drift_rate: float = 0.0  # share of stored sales whose settlement record differs
-    settlement_drift: tuple[str, ...] = tuple(SettlementDrift.values)  # the kinds of difference drawn from
+    settlement_drift: tuple[SettlementDrift, ...] = tuple(SettlementDrift)  # the kinds of difference drawn from
     settlement_page_size: int = 0  # > 0: the settlement list answers at most this many records per page
 
     def __post_init__(self):
@@ -100,7 +101,7 @@ class FaultConfig:
     def parse(cls, text: str) -> "FaultConfig":
         """Reads "name=value,name=value" as HUB_SANDBOX_FAULTS writes it; unknown names are an error."""
         names = [option.name for option in fields(cls)]
-        options = {}
+        options: dict[str, Any] = {}
         for item in filter(None, (part.strip() for part in text.split(","))):
             name, _, value = item.partition("=")
             name = name.strip()

@@ -15,6 +15,7 @@ import re
 import zlib
 from dataclasses import dataclass
 from datetime import date
+from typing import NoReturn
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
@@ -68,7 +69,7 @@ _BUSINESS_NUMBER = re.compile(r"\d{3}-?\d{2}-?\d{5}", re.ASCII)
 _CHECK_WEIGHTS = (1, 3, 7, 1, 3, 7, 1, 3, 5)
 
 
-def _fail(path, problem):
+def _fail(path: str, problem: str) -> NoReturn:
     raise ValidationError(f"{path}: {problem}")
 
 

@@ -78,5 +78,6 @@ def keep_request_target():
         environ.setdefault("RAW_URI", handler.path)
         return environ
 
-    get_environ_with_target.keeps_request_target = True
-    WSGIRequestHandler.get_environ = get_environ_with_target
+    # A deliberate patch of Django's development server, marked so that it is applied once.
+    get_environ_with_target.keeps_request_target = True  # type: ignore[attr-defined]
+    WSGIRequestHandler.get_environ = get_environ_with_target  # type: ignore[method-assign]

@@ -18,12 +18,12 @@ import logging
 import random
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import quote
 
 import requests
 from django.conf import settings
 from django.utils import timezone
-from standardwebhooks import Webhook
 
 from . import channels, settlement
 from .ari import KOREA, korea_today, rate_days
@@ -56,6 +56,9 @@ class VendorClient:
     def __init__(self, base_url=None, *, token=None, secret=None, timeout=TIMEOUT_SECONDS):
         self.base_url = (base_url or settings.HUB_SANDBOX_VENDOR_URL).rstrip("/")
         self.token = token or settings.VENDOR_API_TOKEN
+        # Imported here: selling needs requirements-sandbox.txt, the sandbox serving as a hub does not.
+        from standardwebhooks import Webhook
+
         self.webhook = Webhook(secret or settings.VENDOR_API_SECRETS[0])
         self.timeout = timeout
         self.session = requests.Session()
@@ -228,27 +231,16 @@ def sell(
     when there is none (no call made)."""
     if then not in THEN_CHOICES:
         raise ValueError(f"then must be one of {THEN_CHOICES}")
-    if nights < 1:
-        raise SaleImpossible("a stay has at least one night")
-    checkin = checkin or korea_today() + datetime.timedelta(days=1)
-    night_dates = [checkin + datetime.timedelta(days=n) for n in range(nights)]
-    rateplan, amounts = _pick(_rateplans(property_id, roomtype_id, rateplan_id), night_dates)
-    client = client or VendorClient()
-    channel = channels.selling_channel(
-        property_id=rateplan.property.vendor_id, roomtype_id=rateplan.roomtype.vendor_id, rateplan_id=rateplan.vendor_id
-    )
-    if channel is None:
-        raise SaleImpossible(f"no channel sells rate plan {rateplan.vendor_id} (open, on sale and mapped)")
-    body = create_body(
-        rateplan,
+    rateplan, body = _sale_body(
+        property_id=property_id,
+        roomtype_id=roomtype_id,
+        rateplan_id=rateplan_id,
         checkin=checkin,
         nights=nights,
-        amounts=amounts,
         adults=adults,
-        channel_id=channel.channel_id,
-        channel_name=channel.name,
         unmapped=unmapped,
     )
+    client = client or VendorClient()
     result = SaleResult()
 
     def step(name, method, path, payload=None, params=None, **expect):
@@ -280,6 +272,32 @@ def sell(
         result.sale.refund_amount = result.sale.booking["total_amount"] * percent // 100
         result.sale.save(update_fields=["refund_amount", "updated_at"])
     return result
+
+
+def _sale_body(*, property_id, roomtype_id, rateplan_id, checkin, nights, adults, unmapped):
+    """The rate plan sell sells and the hub's create body of the stay (see sell); SaleImpossible when no
+    rate plan matching the ids has rates for every night, or no channel sells it."""
+    if nights < 1:
+        raise SaleImpossible("a stay has at least one night")
+    checkin = checkin or korea_today() + datetime.timedelta(days=1)
+    night_dates = [checkin + datetime.timedelta(days=n) for n in range(nights)]
+    rateplan, amounts = _pick(_rateplans(property_id, roomtype_id, rateplan_id), night_dates)
+    channel = channels.selling_channel(
+        property_id=rateplan.property.vendor_id, roomtype_id=rateplan.roomtype.vendor_id, rateplan_id=rateplan.vendor_id
+    )
+    if channel is None:
+        raise SaleImpossible(f"no channel sells rate plan {rateplan.vendor_id} (open, on sale and mapped)")
+    body = create_body(
+        rateplan,
+        checkin=checkin,
+        nights=nights,
+        amounts=amounts,
+        adults=adults,
+        channel_id=channel.channel_id,
+        channel_name=channel.name,
+        unmapped=unmapped,
+    )
+    return rateplan, body
 
 
 def _repeat(step, body, created) -> bool:
@@ -373,7 +391,7 @@ def booking_lookup(number: str) -> dict:
     otherwise (also for a sale the hub never sent)."""
     sale = settlement.sale_for_lookup(number)
     booking = sale.booking
-    answer = {"error": "", "bookingNumber": sale.vendor_booking_number}
+    answer: dict[str, Any] = {"error": "", "bookingNumber": sale.vendor_booking_number}
     answer.update({key: booking.get(key) for key in _COPIED})
     answer["status"], answer["total_amount"] = settlement.hub_figures(
         status=sale.status, total_amount=booking["total_amount"], drift=sale.drift

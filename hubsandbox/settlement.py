@@ -17,7 +17,9 @@ Decisions where the spec is silent (hub-contract.md, ops 19-20; the README's "Se
 
 import datetime
 import secrets
+from collections.abc import Mapping
 from decimal import Decimal
+from typing import Any
 
 from .ari import KOREA
 from .errors import NotFound
@@ -104,7 +106,7 @@ def _number(value):
     return int(value) if value == value.to_integral_value() else float(value)
 
 
-def _record(row: dict) -> dict:
+def _record(row: Mapping[str, Any]) -> dict:
     booking = row["booking"]
     status, total = hub_figures(status=row["status"], total_amount=booking["total_amount"], drift=row["drift"])
     refund = _number(row["refund_amount"]) if status == STATUS_WORDS["canceled"] else 0

@@ -16,6 +16,7 @@ state.reset()
 """
 
 import datetime
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, QuerySet, Sum
@@ -72,7 +73,7 @@ def list_resources(kind: ResourceKind | str, property_id: str | None = None, *, 
     """The read shapes of every resource of a kind at hub, optionally of one property, ordered by ids."""
     kind = ResourceKind(kind)
     hub_lookup = "hub" if kind is ResourceKind.PROPERTY else "property__hub"
-    queryset = _MODELS[kind].objects.filter(**{hub_lookup: hub})
+    queryset: QuerySet[Any] = _MODELS[kind]._default_manager.filter(**{hub_lookup: hub})
     if kind is not ResourceKind.PROPERTY:
         queryset = queryset.select_related("property")
     if kind is ResourceKind.RATEPLAN:
@@ -153,7 +154,9 @@ def review_license(license_id: int, status: str, reason: str | None = None) -> d
     """Confirm ("confirm") or reject ("reject", with a reason) a pending license request, as the hub's
     reviewer does; returns its detail."""
     licenses.license_review(license_id=license_id, status=status, reason=reason)
-    return license_of(license_id)
+    detail = license_of(license_id)
+    assert detail is not None  # license_review found it
+    return detail
 
 
 def open_requests_of(property_id: str) -> list[dict]:

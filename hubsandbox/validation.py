@@ -222,7 +222,7 @@ def obj(fields: dict[str, Field], *, required: tuple[str, ...] = ()) -> Check:
         for key in required:
             if key not in value:
                 _fail(_join(path, key), "is required")
-        cleaned = {}
+        cleaned: dict[str, Any] = {}
         for key, entry in value.items():
             field_path = _join(path, key)
             if entry is None:

@@ -5,6 +5,7 @@ so the demo shows it synced."""
 import datetime
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -68,7 +69,7 @@ DEMO_PHOTOS = [
     ("https://images.seochon-hanok.example/courtyard.jpg", "마당", 0),
     ("https://images.seochon-hanok.example/gate.jpg", "대문", 1),
 ]
-DEMO_ROOM_TYPES = [
+DEMO_ROOM_TYPES: list[dict[str, Any]] = [
     {
         "vendor_id": "ondol",
         "name": "온돌방",
@@ -124,7 +125,7 @@ DEMO_ROOM_TYPES = [
         },
     },
 ]
-DEMO_MODELS = [
+DEMO_MODELS: list[dict[str, Any]] = [
     {"vendor_id": "room-only", "name": "객실만", "en": "Room only", "type": RatePlanType.STANDALONE, "fields": {}},
     {
         "vendor_id": "breakfast",

@@ -4,12 +4,15 @@ the hub's review, resubmit rejected requests and download the files. Staff never
 The screen's read-only fields are in admin_display, its download and refresh views and actions in
 admin_views."""
 
+from typing import Any, cast
+
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
@@ -25,7 +28,7 @@ from . import selectors, services
 from .admin_display import LicenseRequestDisplay, review_badge
 from .admin_views import LicenseRequestViews
 from .choices import LicenseType, ReviewStatus
-from .forms import FORMS
+from .forms import FORMS, LicenseRequestForm
 from .models import CORPORATION_FIELDS, PERMIT_FIELDS, LicenseRequest
 
 
@@ -192,7 +195,7 @@ class LicenseRequestAdmin(SaveRefusalAdmin, LicenseRequestDisplay, LicenseReques
             form = FORMS[self._license_type(request)]
             source = self._resubmit_source(request)
             if source is not None:
-                form = type(form.__name__, (form,), {"resubmit_source": source})
+                form = cast(type[LicenseRequestForm], type(form.__name__, (form,), {"resubmit_source": source}))
             kwargs["form"] = form
         return super().get_form(request, obj, change=change, **kwargs)
 
@@ -210,6 +213,7 @@ class LicenseRequestAdmin(SaveRefusalAdmin, LicenseRequestDisplay, LicenseReques
         if obj is not None:
             return self._detail_fieldsets(obj)
         file_fields = ["file", "reuse_file", "comment"] if self._resubmit_source(request) else ["file", "comment"]
+        document: list[tuple[str | Promise, dict[str, Any]]]
         if self._license_type(request) == LicenseType.PERMIT:
             document = [(_("Permit"), {"fields": list(PERMIT_FIELDS)})]
         else:

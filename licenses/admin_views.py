@@ -1,6 +1,8 @@
 """The license requests screen's own views and actions: the file download, and reading the hub's review
 again. A part of the screen (licenses.admin)."""
 
+from typing import TYPE_CHECKING
+
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.http import FileResponse, Http404, HttpResponseNotAllowed
@@ -13,8 +15,15 @@ from . import services
 from .choices import MEDIA_TYPES
 from .files import license_file_name
 
+if TYPE_CHECKING:
+    # What the views use of the ModelAdmin they are mixed into (a real base would come before that
+    # ModelAdmin in the composed admin's MRO).
+    _ModelAdminBase = admin.ModelAdmin
+else:
+    _ModelAdminBase = object
 
-class LicenseRequestViews:
+
+class LicenseRequestViews(_ModelAdminBase):
     """The views and actions of LicenseRequestAdmin beyond the standard ones."""
 
     def get_urls(self):

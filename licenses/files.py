@@ -222,7 +222,8 @@ class PrivateFileStorage(FileSystemStorage):
 
     @cached_property
     def base_location(self):
-        return self._value_or_setting(self._location, settings.LICENSE_FILES_ROOT)
+        # FileSystemStorage sets _location (the location given, or None) in __init__; the stubs leave it out.
+        return self._value_or_setting(self._location, settings.LICENSE_FILES_ROOT)  # type: ignore[attr-defined]
 
     def _clear_cached_properties(self, setting, **kwargs):
         super()._clear_cached_properties(setting, **kwargs)

@@ -71,11 +71,11 @@ class LicenseRequestForm(forms.ModelForm):
     file may be used again instead of a new upload.
     """
 
-    license_type = None
+    license_type: LicenseType | None = None
     #: The fields license_request_submit takes from the form (the document's, and the comment).
-    document_field_names = ()
-    required_fields = ()
-    resubmit_source = None
+    document_field_names: tuple[str, ...] = ()
+    required_fields: tuple[str, ...] = ()
+    resubmit_source: LicenseRequest | None = None
 
     file = LicenseFileField(label=_("File"), required=False)
     reuse_file = forms.BooleanField(label=_("Use the previous file"), required=False)
@@ -102,7 +102,7 @@ class LicenseRequestForm(forms.ModelForm):
                 self.fields["reuse_file"].disabled = True
 
     def clean(self):
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         reuse = cleaned.get("reuse_file") and self.resubmit_source is not None and self.resubmit_source.file
         if not cleaned.get("file") and not reuse and "file" not in self.errors:
             self.add_error("file", forms.ValidationError(_("Choose the license file."), code="required"))
@@ -115,7 +115,7 @@ class LicenseRequestForm(forms.ModelForm):
         # then the same file is to be chosen again. The server keeps no upload for a next attempt: that
         # would need the very storage that just failed (or a second one, with its own cleanup and access
         # checks), while a user expects the form back as typed and to pick the file again, by its name.
-        if self._errors and chosen is not None and ("file" not in self._errors or self.has_error("file", "storage")):
+        if self.errors and chosen is not None and ("file" not in self.errors or self.has_error("file", "storage")):
             # A browser never keeps a chosen file when the form comes back with an error: say so, by name.
             self.add_error(
                 "file",

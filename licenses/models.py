@@ -129,12 +129,14 @@ class LicenseRequest(models.Model):
         """Each field's own rules, then: the fields of the request's type are required (the corporation's
         four only for a corporation) and the other type's stay empty. Fields in exclude (a form already
         reported them) are not reported again."""
-        errors = {}
+        errors: dict[str, list[ValidationError]] = {}
         try:
             super().clean_fields(exclude=exclude)
         except ValidationError as error:
             errors = error.update_error_dict(errors)
         exclude = set(exclude or ())
+        required: tuple[str, ...]
+        unused: tuple[str, ...]
         if self.type == LicenseType.PERMIT:
             required, unused = PERMIT_FIELDS, BUSINESS_FIELDS
         elif self.type == LicenseType.BUSINESS:

@@ -3,6 +3,7 @@ by field, differences marked; from a booking's page, or for the bookings chosen 
 the bookings screen (bookings.admin)."""
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
@@ -13,6 +14,13 @@ from django.utils.translation import gettext_lazy as _
 
 from ..admin_display import booking_value_text
 from . import services
+
+if TYPE_CHECKING:
+    # What the views use of the ModelAdmin they are mixed into (a real base would come before that
+    # ModelAdmin in the composed admin's MRO).
+    _ModelAdminBase = admin.ModelAdmin
+else:
+    _ModelAdminBase = object
 
 #: The most bookings one compare from the list reads from the hub (one call each).
 MAX_COMPARED = 20
@@ -32,7 +40,7 @@ def _as_shown(comparison):
     return dataclasses.replace(comparison, fields=fields)
 
 
-class BookingCompareViews:
+class BookingCompareViews(_ModelAdminBase):
     """The compare view and list action of BookingAdmin."""
 
     actions = ["compare_with_hub"]

@@ -1,6 +1,7 @@
 """The form that asks for a reconciliation: property (or all of the manager's), period and date basis."""
 
 import datetime
+from typing import cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -22,7 +23,7 @@ def previous_month(today=None) -> tuple[datetime.date, datetime.date]:
 class ReconciliationForm(forms.Form):
     """What to reconcile; the period defaults to the previous month."""
 
-    property = forms.ModelChoiceField(
+    property: forms.ModelChoiceField = forms.ModelChoiceField(
         label=pgettext_lazy("settlement", "Property"), queryset=None, required=False, empty_label=_("All my properties")
     )
     basis = forms.ChoiceField(label=_("Date basis"), choices=Basis.choices, initial=Basis.CHECKIN)
@@ -31,10 +32,11 @@ class ReconciliationForm(forms.Form):
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["property"].queryset = properties_for_user(user, roles=MANAGERS).order_by("name")
+        managed = properties_for_user(user, roles=MANAGERS).order_by("name")
+        cast(forms.ModelChoiceField, self.fields["property"]).queryset = managed
         self.fields["date_from"].initial, self.fields["date_to"].initial = previous_month()
 
     def properties(self):
         """The chosen property, or every property the user manages."""
         chosen = self.cleaned_data.get("property")
-        return [chosen] if chosen else list(self.fields["property"].queryset)
+        return [chosen] if chosen else list(cast(forms.ModelChoiceField, self.fields["property"]).queryset or ())

@@ -1,7 +1,7 @@
 """The base every admin screen of property-owned data follows: it shows only the user's properties."""
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.contrib import admin
 from django.contrib.admin import widgets
@@ -9,10 +9,18 @@ from django.db import models
 from django.http import Http404
 
 from ..content.models import Property
+from .choices import MembershipRole
 from .selectors import properties_for_user, scope_to_user
 
+if TYPE_CHECKING:
+    # What the mixin uses of the ModelAdmin (or inline) it is mixed into (a real base would come before
+    # that admin in the composed admin's MRO).
+    _ModelAdminBase = admin.ModelAdmin
+else:
+    _ModelAdminBase = object
 
-class PropertyScopedAdminMixin:
+
+class PropertyScopedAdminMixin(_ModelAdminBase):
     """Scopes a ModelAdmin or inline to the properties the user holds a role at.
 
     Lists, change and delete views, history, actions (which act on get_queryset) and property choices
@@ -22,7 +30,7 @@ class PropertyScopedAdminMixin:
     #: Lookup from the admin's model to its Property; "" when the model is Property.
     property_path = "property"
     #: Roles that may see this data; None means any role (staff and managers).
-    scope_roles = None
+    scope_roles: tuple[MembershipRole, ...] | None = None
     # Staff type addresses without a scheme (the hub needs absolute https URLs); the hub's times are HH:mm.
     formfield_overrides: ClassVar[Mapping[type[models.Field], Mapping[str, Any]]] = {
         models.URLField: {"assume_scheme": "https"},

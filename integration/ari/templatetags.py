@@ -116,6 +116,19 @@ def ari_hub(standing, prefix, target_id, log_url=""):
     )
 
 
+def _rate_shown(cell, channel, classes):
+    """Which price a rate plan's cell shows: (shown, stored, value to edit, title); on a channel, its own
+    price or the common one (the class saying which added to classes)."""
+    if channel is None:
+        return cell.price, cell.stored, cell.price, "" if cell.stored is not None else _("No rate")
+    if cell.override is not None:
+        classes.append("vh-override")
+        return cell.override_price, cell.override, cell.override_price, _("This channel's own price")
+    classes.append("vh-inherited")
+    title = _("The common price: this channel has none of its own")
+    return cell.price, cell.stored, cell.override_price, title
+
+
 def rate_cell(cell, *, channel=None, can_edit=False):
     """A rate plan's cell: the price guests pay (a package's difference in small print) and whether the
     day sells; on a channel, the channel's own price, or the common one greyed."""
@@ -124,17 +137,7 @@ def rate_cell(cell, *, channel=None, can_edit=False):
     if not cell.open:
         classes.append("vh-closed")
     closed = format_html('<small class="vh-closed-mark">{}</small>', _("closed")) if not cell.open else ""
-    if channel is not None:
-        if cell.override is not None:
-            classes.append("vh-override")
-            shown, stored, title = cell.override_price, cell.override, _("This channel's own price")
-        else:
-            classes.append("vh-inherited")
-            shown, stored, title = cell.price, cell.stored, _("The common price: this channel has none of its own")
-        value = cell.override_price
-    else:
-        shown, stored, value = cell.price, cell.stored, cell.price
-        title = "" if cell.stored is not None else _("No rate")
+    shown, stored, value, title = _rate_shown(cell, channel, classes)
     if shown is None:
         classes.append("vh-empty")
     diff = ""

@@ -42,8 +42,8 @@ class CatalogSnapshotAdmin(admin.ModelAdmin):
 
     list_display = ["fetched_at", "environment", *(_count_column(group) for group in CatalogGroup)]
     list_per_page = 20  # each row's counts come from its catalog, so pages stay short
-    fields = ["fetched_at", "environment", "codes"]
-    readonly_fields = fields
+    readonly_fields = ("fetched_at", "environment", "codes")
+    fields = readonly_fields
 
     def has_add_permission(self, request):
         return False

@@ -63,7 +63,7 @@ class CodeMappingForm(forms.ModelForm):
         fields = ["group", "vendor_code", "hub_code", "note"]
 
     def clean(self):
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         if cleaned.get("group") and cleaned.get("hub_code"):
             errors = catalog_check_codes({"hub_code": [cleaned["hub_code"]]}, {"hub_code": cleaned["group"]})
             for name, error in errors.items():

@@ -13,7 +13,8 @@ from .selectors import catalog_read
 #: The script and styles of the tag picker and of the refund policy editor (content.widgets): one file each.
 WIDGET_MEDIA = forms.Media(
     css={"all": ["vendorhub/catalog_widgets.css"]},
-    js=[forms.Script("vendorhub/catalog_widgets.js", defer=True)],
+    # Django 5.2's Media takes Script objects beside paths; the stubs list paths only.
+    js=[forms.Script("vendorhub/catalog_widgets.js", defer=True)],  # type: ignore[list-item]
 )
 
 

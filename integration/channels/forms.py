@@ -1,6 +1,8 @@
 """Forms of the channel screens: an open request with the fields the channel's type needs, what an open
 channel sells, and a cms channel's codes. Each checks its input and hands it to one service."""
 
+from typing import cast
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -67,7 +69,7 @@ class ChannelSettingsForm(forms.Form):
     room_types = _Labelled(None, label=_("Room types sold"), required=False, widget=forms.CheckboxSelectMultiple)
     rate_plans = _Labelled(None, label=_("Rate plans sold"), required=False, widget=forms.CheckboxSelectMultiple)
 
-    def __init__(self, *args, property_channel, **kwargs):
+    def __init__(self, data=None, *, property_channel, **kwargs):
         prop = property_channel.property
         rooms = prop.room_types.prefetch_related(*NAME_PREFETCHES[RoomType]).order_by("name", "vendor_id")
         plans = (
@@ -80,16 +82,18 @@ class ChannelSettingsForm(forms.Form):
             "room_types": [room for room in rooms if property_channel.room_types.get(room.vendor_id, True)],
             "rate_plans": [plan for plan in plans if property_channel.rate_plans.get(plan.vendor_id, True)],
         }
-        super().__init__(*args, initial=initial, **kwargs)
-        self.fields["room_types"].queryset = rooms
-        self.fields["rate_plans"].queryset = plans
+        super().__init__(data, initial=initial, **kwargs)
+        cast(forms.ModelMultipleChoiceField, self.fields["room_types"]).queryset = rooms
+        cast(forms.ModelMultipleChoiceField, self.fields["rate_plans"]).queryset = plans
 
     def switched_off(self):
         """The room types and rate plans left unticked: what the service records as not sold."""
         data = self.cleaned_data
+        rooms = cast(forms.ModelMultipleChoiceField, self.fields["room_types"]).queryset or ()
+        plans = cast(forms.ModelMultipleChoiceField, self.fields["rate_plans"]).queryset or ()
         return (
-            [room for room in self.fields["room_types"].queryset if room not in data["room_types"]],
-            [plan for plan in self.fields["rate_plans"].queryset if plan not in data["rate_plans"]],
+            [room for room in rooms if room not in data["room_types"]],
+            [plan for plan in plans if plan not in data["rate_plans"]],
         )
 
 

@@ -18,7 +18,7 @@ from ..access.admin_mixins import PropertyScopedAdmin, PropertyScopedAdminMixin
 from ..hub.payloads import HUB_KEEPS
 from ..sync.admin import sync_badge, sync_state_badge
 from ..sync.choices import SyncStatus
-from ..sync.models import SyncState
+from ..sync.models import ResourceKind, SyncState
 from ..sync.outbox import sync_request
 from ..sync.resources import KIND_OF_MODEL
 from ..sync.selectors import with_sync_state
@@ -190,7 +190,7 @@ class HubContentAdmin(PlainActionCheckboxMixin, AuditedAdminMixin, PropertyScope
     @admin.display(description=_("kept by the hub"))
     def hub_keeps(self, obj):
         """The fields the hub cannot clear (hub-contract.md section 1), named on the screen."""
-        kept = HUB_KEEPS.get(KIND_OF_MODEL[self.model], ())
+        kept = HUB_KEEPS.get(ResourceKind(KIND_OF_MODEL[self.model]), ())
         names = [str(self.model._meta.get_field(name).verbose_name) for name in kept]
         return _(
             "The hub cannot clear %(fields)s: emptied here after they were sent, they keep their last value at the hub."

@@ -3,6 +3,7 @@
 import json
 import re
 from decimal import Decimal, InvalidOperation
+from typing import cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -63,7 +64,8 @@ class MapRowsField(forms.Field):
     def to_python(self, value):
         if value in self.empty_values:
             return {}
-        errors, pairs, first_row = [], [], {}
+        errors, pairs = [], []
+        first_row: dict[str, int] = {}
         for number, (key_text, value_text) in enumerate(self.widget.rows(value), start=1):
             key_text, value_text = key_text.strip(), value_text.strip()
             if not key_text and not value_text:
@@ -194,15 +196,16 @@ class RatePlanModelForm(forms.ModelForm):
         if self.instance.pk:
             properties = [self.instance.property]
         else:
-            properties = list(self.fields["property"].queryset) if "property" in self.fields else []
+            chosen = self.fields.get("property")
+            properties = list(chosen.queryset or ()) if isinstance(chosen, forms.ModelChoiceField) else []
         offered = open_channels_of(properties)
         stored = [cid for cid in self.instance.channels or [] if cid not in {c.channel_id for c in offered}]
-        field.choices = [(channel.channel_id, str(channel)) for channel in offered] + [
+        cast(forms.ChoiceField, field).choices = [(channel.channel_id, str(channel)) for channel in offered] + [
             (cid, _("Channel %(id)s (not open for this property)") % {"id": cid}) for cid in stored
         ]
 
     def clean(self):
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         prop = cleaned.get("property") or (self.instance.property if self.instance.property_id else None)
         chosen = cleaned.get("channels") or []
         if prop is not None and chosen:

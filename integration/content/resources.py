@@ -1,7 +1,7 @@
 """Properties, room types, rate plan models and rate plans as kinds of hub resource: POST once, then PATCH
 what changed (merge-patch)."""
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db.models import Exists, Q
@@ -19,8 +19,8 @@ from .models import Property, RatePlan, RatePlanModel, RoomType
 class ContentResource(Resource):
     """Property, room type, rate plan model or rate plan: POST once, then PATCH what changed."""
 
-    create: endpoints.Endpoint = None
-    update: endpoints.Endpoint = None
+    create: endpoints.Endpoint = field(kw_only=True)
+    update: endpoints.Endpoint = field(kw_only=True)
     build: Any = None
     #: Whether its body carries catalog codes (tag fields), which go out through the code mapping table.
     coded: bool = False
@@ -100,6 +100,7 @@ def content_parents(obj):
     of one, also wait for the property's standalone model (SPEC: each property has exactly one)."""
     if isinstance(obj, RoomType):
         return [(ResourceKind.PROPERTY, obj.property)]
+    parents: list[tuple[ResourceKind, Property | RoomType | RatePlanModel]]
     if isinstance(obj, RatePlanModel):
         parents, model = [(ResourceKind.PROPERTY, obj.property)], obj
     elif isinstance(obj, RatePlan):

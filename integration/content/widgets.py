@@ -9,6 +9,7 @@ import json
 import re
 
 from django import forms
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from ..catalog.widgets import WIDGET_MEDIA
@@ -73,7 +74,8 @@ class MapRowsWidget(forms.Widget):
 
     template_name = "vendorhub/widgets/map_rows.html"
     key_suffix = value_suffix = ""
-    key_label = value_label = ""
+    key_label: str | Promise = ""
+    value_label: str | Promise = ""
     key_inputmode, value_inputmode, key_size = "text", "numeric", 6
 
     @property

@@ -146,7 +146,7 @@ class DriftCheckAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
         form = DriftResendForm(request.POST)
         if not form.is_valid():
             for error in form.non_field_errors() or [_("That difference does not exist.")]:
-                self.message_user(request, error, messages.ERROR)
+                self.message_user(request, str(error), messages.ERROR)
             return redirect("admin:integration_driftcheck_change", check.pk)
         ids = None if form.cleaned_data["all"] else [form.cleaned_data["difference"]]
         count = drift_resend(check=check, difference_ids=ids)

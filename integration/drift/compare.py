@@ -43,7 +43,7 @@ def body_differences(kind, ours, hubs):
     skip = HUB_DERIVED_FIELDS.get(kind, frozenset())
     ours = {key: value for key, value in (ours or {}).items() if key not in skip}
     hubs = {key: value for key, value in (hubs or {}).items() if key not in skip}
-    differences = []
+    differences: list[FieldDifference] = []
     _compare("", ours, hubs, differences)
     return differences
 

@@ -1,5 +1,7 @@
 """Forms of the drift check screens."""
 
+from typing import cast
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -13,7 +15,7 @@ class DriftCheckRequestForm(forms.Form):
 
     def __init__(self, *args, properties, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["property"].queryset = properties
+        cast(forms.ModelChoiceField, self.fields["property"]).queryset = properties
 
 
 class DriftResendForm(forms.Form):
@@ -23,7 +25,7 @@ class DriftResendForm(forms.Form):
     all = forms.BooleanField(required=False)
 
     def clean(self):
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         if not cleaned.get("all") and not cleaned.get("difference"):
             raise forms.ValidationError(_("Choose a difference to re-send, or re-send all."))
         return cleaned

@@ -58,4 +58,6 @@ class Command(BaseCommand):
         if refusal is not None:
             code, message = refusal.answer.get("code", "-"), refusal.answer.get("error", "")
             raise CommandError(f"{refusal.name} refused: {code} {message}")
-        self.stdout.write(self.style.SUCCESS(f"sold {result.sale.vendor_booking_number} ({result.sale.status})"))
+        sale = result.sale
+        assert sale is not None  # every call succeeded: the create stored it
+        self.stdout.write(self.style.SUCCESS(f"sold {sale.vendor_booking_number} ({sale.status})"))

@@ -184,7 +184,7 @@ class RatePlanModel(models.Model):
         return f"{self.name} ({self.vendor_id})"
 
     def clean(self):
-        errors = {}
+        errors: dict[str, object] = {}
         if self.sale_from and self.sale_to and self.sale_from > self.sale_to:
             errors["sale_to"] = _("The sale window must end on or after the day it starts.")
         if self.min_los and self.max_los and self.min_los > self.max_los:
