@@ -41,7 +41,7 @@ from ..content.choices import RatePlanType
 from ..content.models import RoomType
 from ..content.validators import validate_vendor_id
 from .dates import ari_window
-from .selectors import rate_plans_of
+from .selectors.rates import rate_plans_of
 
 ARI_CSV_COLUMNS = ("kind", "room_type", "rate_plan", "channel", "date", "value", "business_day")
 _REQUIRED_COLUMNS = ("kind", "room_type", "date", "value")

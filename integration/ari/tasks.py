@@ -6,8 +6,8 @@ from celery import shared_task
 
 from core.jobs import JobTask
 
-from .history import ari_history_purge
-from .imports import APPLY_TASK, CHECK_TASK, ari_import_apply, ari_import_check
+from .services.history import ari_history_purge
+from .services.imports import APPLY_TASK, CHECK_TASK, ari_import_apply, ari_import_check
 
 
 @shared_task(ignore_result=True)

@@ -6,38 +6,45 @@ import datetime
 import hashlib
 import json
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.transactions import retried_on_conflict
 
-from ..content.choices import RatePlanType
-from ..content.models import RatePlan, RoomType
-from ..sync.models import ResourceKind
-from ..sync.outbox import sync_state_bump_statement, sync_state_bumped, sync_state_changed, sync_state_ensure
-from .dates import ari_window, merge_ranges, ranges_of
-from .models import (
+from ...channels.models import SalesChannel
+from ...content.choices import RatePlanType
+from ...content.models import Property, RatePlan, RoomType
+from ...sync.models import ResourceKind
+from ..dates import DateRange, ari_window, merge_ranges
+from ..models import (
     AriCellChange,
     AriChangeSet,
     AriChangeSource,
-    AriDirtyRange,
     ChannelAvailDay,
     ChannelRateDay,
     RatePlanDay,
     RoomTypeDay,
 )
-from .selectors import standalone_rates
+from ..selectors.rates import standalone_rates
+from .push import ari_mark_dirty
+
+#: A cell's value: a rate, difference or number of rooms; a business day (open or not); None: none.
+CellValue = int | bool | None
+#: Who made a change (an anonymous user is recorded as nobody).
+User = AbstractBaseUser | AnonymousUser
 
 #: The highest rate, price or room count an edit may set (KRW or rooms); far above any real one.
 MAX_RATE = 1_000_000_000
 
 
-def availability_far_above(room_type, rooms):
+def availability_far_above(room_type: RoomType, rooms: int | None) -> bool:
     """Whether rooms to sell is so far above what room_type has that staff must confirm it: more than its
     number of rooms (when that is known). The one place that says what "far above" means."""
     return rooms is not None and room_type.room_count is not None and rooms > room_type.room_count
@@ -71,16 +78,16 @@ class AriEdit:
     it changes that channel's rate override or availability cap instead of the common values. confirmed:
     staff confirmed rooms to sell far above a room type's number of rooms (availability_far_above)."""
 
-    ranges: tuple
+    ranges: tuple[DateRange, ...]
     operation: str
     value: int | None = None
-    rate_plans: tuple = ()
-    room_types: tuple = ()
-    weekdays: frozenset | None = None
-    channel: object = None
+    rate_plans: tuple[RatePlan, ...] = ()
+    room_types: tuple[RoomType, ...] = ()
+    weekdays: frozenset[int] | None = None
+    channel: SalesChannel | None = None
     confirmed: bool = False
 
-    def dates(self):
+    def dates(self) -> list[datetime.date]:
         """Every selected day, in order."""
         return [
             day
@@ -94,11 +101,11 @@ class AriEdit:
 class CellChange:
     """One cell before and after an edit; error says why the edit cannot apply to it."""
 
-    target: object
+    target: RatePlan | RoomType
     date: datetime.date
     field: str
-    old: object
-    new: object
+    old: CellValue
+    new: CellValue
     error: str = ""
 
 
@@ -106,22 +113,22 @@ class CellChange:
 class AriPlan:
     """What an edit would change, and the hub requests it would cause (one per rate plan or room type)."""
 
-    changes: list = field(default_factory=list)
+    changes: list[CellChange] = field(default_factory=list)
 
     @property
-    def errors(self):
+    def errors(self) -> list[CellChange]:
         return [change for change in self.changes if change.error]
 
     @property
-    def changed(self):
+    def changed(self) -> list[CellChange]:
         return [change for change in self.changes if not change.error and change.old != change.new]
 
     @property
-    def hub_requests(self):
+    def hub_requests(self) -> list[tuple[RatePlan | RoomType, int]]:
         """(target, number of days) for each rate plan or room type whose values change."""
         return list(Counter(change.target for change in self.changed).items())
 
-    def fingerprint(self):
+    def fingerprint(self) -> str:
         """A digest of every cell's current and new value: what a preview showed. The apply compares it
         with the preview's, so that it never writes over what someone changed after that preview."""
         cells = sorted(
@@ -143,7 +150,7 @@ class DerivedPrice:
     after: int | None
 
 
-def ari_derived_prices(plan, *, channel=None):
+def ari_derived_prices(plan: AriPlan, *, channel: SalesChannel | None = None) -> list[DerivedPrice]:
     """The package prices that move with the standalone rates plan changes, in one query: the packages of
     the same room types and days that keep their difference (those the edit itself prices are its cells).
     A channel's own standalone rates move no package price (they stand on the common rate)."""
@@ -180,29 +187,59 @@ def ari_derived_prices(plan, *, channel=None):
 class AriStale(Exception):
     """The cells no longer hold the values the preview showed: plan is what the edit would do now."""
 
-    def __init__(self, plan):
+    def __init__(self, plan: AriPlan) -> None:
         super().__init__("The cells changed since the preview.")
         self.plan = plan
 
 
-def ari_edit_validate(edit):
+def ari_edit_validate(edit: AriEdit) -> dict[str, str]:
     """Field errors of the edit itself (not of its cells), as a dict for a form."""
-    errors = {}
+    errors: dict[str, str] = {}
+    for check in (_operation_errors, _range_errors, _value_errors, _target_errors, _weekday_errors, _confirm_errors):
+        errors.update(check(edit))
+    if errors:
+        return errors
+    if not edit.dates():
+        errors["weekdays"] = _("No day of the ranges falls on the chosen weekdays.")
+    return errors
+
+
+def _operation_errors(edit: AriEdit) -> dict[str, str]:
+    """A known operation."""
     if edit.operation not in Operation.ALL:
-        errors["operation"] = _("Choose an operation.")
+        return {"operation": _("Choose an operation.")}
+    return {}
+
+
+def _range_errors(edit: AriEdit) -> dict[str, str]:
+    """At least one range of days, none ending before it starts, all within the hub's window (the last
+    problem found is the one shown)."""
+    errors = {}
     if not edit.ranges:
         errors["ranges"] = _("Choose at least one range of days.")
-    for date_range in edit.ranges:
-        if date_range.start > date_range.end:
-            errors["ranges"] = _("A range must not end before it starts.")
+    if any(date_range.start > date_range.end for date_range in edit.ranges):
+        errors["ranges"] = _("A range must not end before it starts.")
     first, last = ari_window()
     if any(r.start < first or r.end > last for r in edit.ranges):
         errors["ranges"] = _("The hub takes dates from today (Korea time) to %(last)s.") % {"last": last}
-    needs_value = edit.operation in (*Operation.RATE_OPERATIONS, Operation.SET_AVAILABILITY)
-    if needs_value and (edit.value is None or edit.value < 0):
-        errors["value"] = _("Give an amount of 0 or more.")
-    elif needs_value and edit.value > MAX_RATE:
-        errors["value"] = _("Give an amount of at most %(max)s.") % {"max": f"{MAX_RATE:,}"}
+    return errors
+
+
+def _value_errors(edit: AriEdit) -> dict[str, str]:
+    """An amount from 0 to MAX_RATE, for the operations that take one."""
+    if edit.operation not in (*Operation.RATE_OPERATIONS, Operation.SET_AVAILABILITY):
+        return {}
+    if edit.value is None or edit.value < 0:
+        return {"value": _("Give an amount of 0 or more.")}
+    if edit.value > MAX_RATE:
+        return {"value": _("Give an amount of at most %(max)s.") % {"max": f"{MAX_RATE:,}"}}
+    return {}
+
+
+def _target_errors(edit: AriEdit) -> dict[str, str]:
+    """The rows the operation changes (and, to clear a channel's own values, the channel); open and close
+    take no channel."""
+    errors = {}
     if edit.operation == Operation.CLEAR_CHANNEL:
         if edit.channel is None:
             errors["channel"] = _("Choose the channel whose own values to clear.")
@@ -214,22 +251,32 @@ def ari_edit_validate(edit):
         errors["rate_plans"] = _("Choose the rate plans to change.")
     if edit.channel is not None and edit.operation in (Operation.OPEN, Operation.CLOSE):
         errors["operation"] = _("Days open and close for every channel at once; choose no channel.")
-    if edit.weekdays is not None and not edit.weekdays:
-        errors["weekdays"] = _("Choose at least one weekday.")
-    if edit.operation == Operation.SET_AVAILABILITY and edit.channel is None and not edit.confirmed:
-        high = [room_type for room_type in edit.room_types if availability_far_above(room_type, edit.value)]
-        if high:
-            errors["confirm"] = _(
-                "%(value)s rooms to sell is more than %(room_type)s has (%(count)s rooms): confirm to sell that many."
-            ) % {"value": edit.value, "room_type": high[0].name, "count": high[0].room_count}
-    if errors:
-        return errors
-    if not edit.dates():
-        errors["weekdays"] = _("No day of the ranges falls on the chosen weekdays.")
     return errors
 
 
-def ari_edit_plan(edit):
+def _weekday_errors(edit: AriEdit) -> dict[str, str]:
+    """Weekdays, when chosen at all, are at least one."""
+    if edit.weekdays is not None and not edit.weekdays:
+        return {"weekdays": _("Choose at least one weekday.")}
+    return {}
+
+
+def _confirm_errors(edit: AriEdit) -> dict[str, str]:
+    """Common rooms to sell far above a room type's rooms (availability_far_above) need confirmed."""
+    if edit.operation != Operation.SET_AVAILABILITY or edit.channel is not None or edit.confirmed:
+        return {}
+    high = [room_type for room_type in edit.room_types if availability_far_above(room_type, edit.value)]
+    if not high:
+        return {}
+    return {
+        "confirm": _(
+            "%(value)s rooms to sell is more than %(room_type)s has (%(count)s rooms): confirm to sell that many."
+        )
+        % {"value": edit.value, "room_type": high[0].name, "count": high[0].room_count}
+    }
+
+
+def ari_edit_plan(edit: AriEdit) -> AriPlan:
     """The cells the edit changes, old and new value, with an error on each cell it cannot change."""
     dates = edit.dates()
     if edit.operation == Operation.CLEAR_CHANNEL:
@@ -240,7 +287,7 @@ def ari_edit_plan(edit):
 
 
 @transaction.atomic
-def ari_edit_apply(edit, *, change_set=None, expected=None):
+def ari_edit_apply(edit: AriEdit, *, change_set: AriChangeSet | None = None, expected: str | None = None) -> AriPlan:
     """Apply the edit as one change: every cell or none. Raises ValidationError naming the first bad
     cells when any cell cannot change, and AriStale when expected (the fingerprint of the plan a preview
     showed) no longer matches the cells. Records each changed cell in change_set (a change of its own
@@ -273,7 +320,9 @@ def ari_edit_apply(edit, *, change_set=None, expected=None):
 
 @retried_on_conflict
 @transaction.atomic
-def ari_change_apply(*, prop, edit, source, user=None, expected=None):
+def ari_change_apply(
+    *, prop: Property, edit: AriEdit, source: str, user: User | None = None, expected: str | None = None
+) -> tuple[AriPlan, AriChangeSet | None]:
     """Apply edit (see ari_edit_apply, expected included) as one change of prop that user made through
     source. Returns the plan and the change (None when no cell changed)."""
     change_set = ari_change_set_start(prop=prop, source=source, user=user)
@@ -281,7 +330,14 @@ def ari_change_apply(*, prop, edit, source, user=None, expected=None):
     return plan, ari_change_set_finish(change_set)
 
 
-def ari_change_set_start(*, prop, source, user=None, description="", undo_of=None):
+def ari_change_set_start(
+    *,
+    prop: Property,
+    source: str,
+    user: User | None = None,
+    description: str = "",
+    undo_of: AriChangeSet | None = None,
+) -> AriChangeSet:
     """A new change of prop's rates and availability that the edits applied with it record their cells
     in. Call inside the transaction of the edits, then ari_change_set_finish."""
     return AriChangeSet.objects.create(
@@ -293,7 +349,7 @@ def ari_change_set_start(*, prop, source, user=None, description="", undo_of=Non
     )
 
 
-def ari_change_set_finish(change_set):
+def ari_change_set_finish(change_set: AriChangeSet) -> AriChangeSet | None:
     """Drop the change when its edits changed no cell (a value saved as it was); else return it."""
     if change_set.cell_count == 0:
         change_set.delete()
@@ -301,7 +357,7 @@ def ari_change_set_finish(change_set):
     return change_set
 
 
-def _record(change_set, channel, changes):
+def _record(change_set: AriChangeSet, channel: SalesChannel | None, changes: list[CellChange]) -> None:
     """One history row per changed cell: bounded, written in one statement per thousand cells."""
     channel_id = channel.pk if channel is not None else None
     rows = [
@@ -321,7 +377,7 @@ def _record(change_set, channel, changes):
     AriChangeSet.objects.filter(pk=change_set.pk).update(cell_count=change_set.cell_count)
 
 
-def ari_edit_lock(edit, dates):
+def ari_edit_lock(edit: AriEdit, dates: Sequence[datetime.date]) -> None:
     """Lock the stored cells an edit reads (with the standalone rates that package prices stand on) until
     its transaction ends, so that the check against the preview and the write see the same values.
     Each table's rows are locked in the order of their own key columns (room type days by room type, then
@@ -348,82 +404,14 @@ def ari_edit_lock(edit, dates):
         list(queryset.select_for_update(of=("self",)).values_list("pk", flat=True))
 
 
-def ari_mark_dirty(target, *, kind, dates, along=None):
-    """Record that the hub must get these days of target (a rate plan's rates or a room type's
-    availability) again, and queue the push. Call inside the transaction of the change. along: a
-    statement of the change itself (SQL, params) to run first, in the same round trip where the
-    database allows it (every booking's hold: its nights' update)."""
-    ranges = ranges_of(dates)
-    if ranges and _dirty_ranges_add(kind, target.pk, ranges, along):
-        return
-    if along is not None and not ranges:
-        with connection.cursor() as cursor:
-            cursor.execute(*along)
-    # The target's first change: its outbox row is created first.
-    state = sync_state_ensure(target, kind=kind)
-    AriDirtyRange.objects.bulk_create(AriDirtyRange(state=state, date_from=r.start, date_to=r.end) for r in ranges)
-    sync_state_changed(state)
-
-
-def ari_channel_opened(prop, channel):
-    """Queue for the hub the property's own rates and caps for channel within the window: only an open
-    channel's values are pushed (push), so those set or kept while it was not open waited for it. Call
-    in the transaction that records the channel as open."""
-    first, last = ari_window()
-    for days, target, model, kind in (
-        (ChannelRateDay, "rate_plan", RatePlan, ResourceKind.ARI_RATES),
-        (ChannelAvailDay, "room_type", RoomType, ResourceKind.ARI_AVAILS),
-    ):
-        dates = defaultdict(list)
-        rows = days.objects.filter(channel=channel, date__range=(first, last), **{f"{target}__property": prop})
-        for target_id, day in rows.values_list(f"{target}_id", "date"):
-            dates[target_id].append(day)
-        for obj in model.objects.filter(pk__in=dates):
-            ari_mark_dirty(obj, kind=kind, dates=dates[obj.pk])
-
-
-def _dirty_ranges_add(kind, object_id, ranges, along=None):
-    """Run along (a statement of the change, or None), add the ranges to the existing outbox row of (kind,
-    object_id) and mark it changed, without reading the row first (every booking's hold runs this);
-    False when there is no such row (along run all the same, nothing else done). On PostgreSQL one
-    statement (along and the ranges' insert in a WITH of the row's update), elsewhere up to three."""
-    ops = connection.ops
-    bump, bump_params = sync_state_bump_statement("kind = %s AND object_id = %s", [kind, object_id])
-    dates = []
-    for r in ranges:
-        dates += [ops.adapt_datefield_value(r.start), ops.adapt_datefield_value(r.end)]
-    insert = f"INSERT INTO {AriDirtyRange._meta.db_table} (state_id, date_from, date_to)"
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            change, change_params = (f"change AS ({along[0]}), ", along[1]) if along else ("", [])
-            rows = " UNION ALL ".join("SELECT id, %s::date, %s::date FROM state" for _ in ranges)
-            cursor.execute(
-                f"WITH {change}state AS ({bump}), added AS ({insert} {rows}) SELECT id, claimed FROM state",  # noqa: S608
-                [*change_params, *bump_params, *dates],
-            )
-            found = cursor.fetchone()
-        else:
-            if along:
-                cursor.execute(*along)
-            cursor.execute(bump, bump_params)
-            found = cursor.fetchone()
-            if found is not None:
-                rows = " UNION ALL ".join(f"SELECT {found[0]:d}, %s, %s" for _ in ranges)
-                cursor.execute(f"{insert} {rows}", dates)
-    if found is None:
-        return False
-    sync_state_bumped(found[0], claimed=found[1])
-    return True
-
-
-def _dates_by_target(changes):
+def _dates_by_target(changes: list[CellChange]) -> dict[RatePlan | RoomType, list[datetime.date]]:
     dates = defaultdict(list)
     for change in changes:
         dates[change.target].append(change.date)
     return dates
 
 
-def _rate_changes(edit, dates):
+def _rate_changes(edit: AriEdit, dates: list[datetime.date]) -> list[CellChange]:
     # Standalone plans first: a package in the same edit is priced against its standalone's new rate.
     plans = sorted(edit.rate_plans, key=lambda plan: plan.model.type != RatePlanType.STANDALONE)
     base_before = standalone_rates({plan.room_type_id for plan in plans}, min(dates), max(dates)) if dates else {}
@@ -458,13 +446,21 @@ def _rate_changes(edit, dates):
     return changes
 
 
-def _rate_change(edit, plan, day, field_name, old, base_before, base_after):
+def _rate_change(
+    edit: AriEdit,
+    plan: RatePlan,
+    day: datetime.date,
+    field_name: str,
+    old: int | None,
+    base_before: int | None,
+    base_after: int | None,
+) -> CellChange:
     """The new rate (standalone) or difference (package) of one cell. A package's price is what guests
     pay (the standalone rate plus its difference): "set" sets that price, and increases and decreases
     apply to it; the difference stored is the new price less the standalone's new rate."""
     package = field_name == "rate_modify"
 
-    def refuse(message):
+    def refuse(message: str) -> CellChange:
         return CellChange(plan, day, field_name, old, None, message)
 
     if package and (base_before is None or base_after is None):
@@ -488,7 +484,7 @@ def _rate_change(edit, plan, day, field_name, old, base_before, base_after):
     return CellChange(plan, day, field_name, old, new_price - base_after if package else new_price)
 
 
-def _availability_changes(edit, dates):
+def _availability_changes(edit: AriEdit, dates: list[datetime.date]) -> list[CellChange]:
     room_types = list(edit.room_types)
     changes = []
     if edit.channel is None:
@@ -520,7 +516,7 @@ def _availability_changes(edit, dates):
     ]
 
 
-def _clear_changes(edit, dates):
+def _clear_changes(edit: AriEdit, dates: list[datetime.date]) -> list[CellChange]:
     """Each of the channel's own rate overrides (of rate_plans) and caps (of room_types) on dates -> None."""
     changes = []
     stored = {
@@ -544,7 +540,7 @@ def _clear_changes(edit, dates):
     return changes
 
 
-def _write_clear(edit, changes):
+def _write_clear(edit: AriEdit, changes: list[CellChange]) -> None:
     for target, dates in _dates_by_target(changes).items():
         if isinstance(target, RoomType):
             ChannelAvailDay.objects.filter(channel=edit.channel, room_type=target, date__in=dates).update(cap=None)
@@ -554,7 +550,7 @@ def _write_clear(edit, changes):
             )
 
 
-def _write_rates(edit, changes):
+def _write_rates(edit: AriEdit, changes: list[CellChange]) -> None:
     if edit.channel is None:
         rows = [
             RatePlanDay(rate_plan=change.target, date=change.date, **{change.field: change.new}) for change in changes
@@ -580,7 +576,7 @@ def _write_rates(edit, changes):
         )
 
 
-def _write_availability(edit, changes):
+def _write_availability(edit: AriEdit, changes: list[CellChange]) -> None:
     if edit.channel is not None:
         ChannelAvailDay.objects.bulk_create(
             [

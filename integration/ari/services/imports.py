@@ -1,12 +1,11 @@
 """A rates and availability CSV import as durable jobs on the bulk queue: the upload records the file
-(AriImport) and queues its check; the check marks every row (integration.ari.csv_import's dry run) with
+(AriImport) and queues its check; the check marks every row (integration.ari.services.csv_import's dry run) with
 its progress on the row, and keeps the lines with errors or changes (AriImportLine) for the paged lists
 and the error file; the apply writes the rows that change, without the rows with errors, in one
 transaction. A large file (8 MB, some 165,000 rows) thus never holds a request, and a bad row no longer
 blocks the others."""
 
 import json
-import re
 import time
 
 from django.core.exceptions import ValidationError
@@ -14,18 +13,14 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from core.csv_files import CsvLines
 from core.jobs import job_queue
 
+from ..csv_parse import ARI_CSV_COLUMNS, AriRowStatus, ari_csv_read
+from ..models import AriImport, AriImportLine, AriImportStatus
 from .csv_import import AriCsvPlan, ari_csv_apply, ari_csv_plan
-from .csv_parse import ARI_CSV_COLUMNS, ARI_CSV_IGNORED, AriRowStatus, ari_csv_read
-from .models import AriImport, AriImportLine, AriImportStatus
 
 CHECK_TASK = "integration.ari.tasks.ari_import_check_task"
 APPLY_TASK = "integration.ari.tasks.ari_import_apply_task"
-#: The columns of the error file: the file's own, then where the line was and what is wrong with it. An
-#: import ignores the last two, so the corrected file uploads again as it is.
-ARI_ERROR_COLUMNS = (*ARI_CSV_COLUMNS, *ARI_CSV_IGNORED)
 #: Lines stored per statement.
 LINES_BATCH = 2000
 #: The least time between two progress steps written (a step costs a statement).
@@ -189,25 +184,3 @@ def _apply(import_id):
         ari_import.finished_at = timezone.now()
         ari_import.save(update_fields=["status", "change_set", "content", "finished_at"])
     return ari_import
-
-
-def ari_import_lines(ari_import, *, errors):
-    """The import's lines with errors (errors=True) or that change something, in the file's order."""
-    return AriImportLine.objects.filter(ari_import=ari_import, error=errors).order_by("line")
-
-
-_WHOLE_NUMBER = re.compile(r"[+-]?\d+")
-
-
-def ari_import_error_file(ari_import):
-    """The lines with errors as a CSV file (lines of text, streamed): the file's columns as written (a
-    whole number as a number, so a spreadsheet keeps a negative difference a number), then source_line
-    and error. Once corrected it uploads again as it is (an import ignores the last two columns)."""
-    writer = CsvLines()
-    yield "\ufeff" + writer.line(ARI_ERROR_COLUMNS)  # the BOM: spreadsheet programs then read Korean
-    value = ARI_CSV_COLUMNS.index("value")
-    for line in ari_import_lines(ari_import, errors=True).iterator(chunk_size=2000):
-        cells = line.values()
-        if _WHOLE_NUMBER.fullmatch(cells[value]):
-            cells[value] = int(cells[value])
-        yield writer.line([*cells, line.line, " ".join(line.details.splitlines())])

@@ -1,6 +1,6 @@
 """Importing a rates and availability CSV file (the format: integration.ari.csv_parse): a dry run that
 marks every row change, unchanged or error with the reasons, then the apply in one transaction through
-the same edits as the grid (integration.ari.services)."""
+the same edits as the grid (integration.ari.services.bulk)."""
 
 import hashlib
 import json
@@ -11,12 +11,12 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from ..content.models import RoomType
-from .csv_parse import AriRowStatus, ari_csv_cells
-from .dates import ranges_of
-from .models import AriChangeSource, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
-from .selectors import standalone_rates
-from .services import (
+from ...content.models import RoomType
+from ..csv_parse import AriRowStatus, ari_csv_cells
+from ..dates import ranges_of
+from ..models import AriChangeSource, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
+from ..selectors.rates import standalone_rates
+from .bulk import (
     AriEdit,
     Operation,
     ari_change_set_finish,
