@@ -146,31 +146,41 @@ def _load_old_values(prop, cells):
             "room_type_id", "date", "allotment"
         )
     }
-    channel_rates, caps = {}, {}
-    if any(cell.channel for cell in cells):
-        channel_rates = {
-            (plan_id, channel_id, day): rate if rate is not None else modify
-            for plan_id, channel_id, day, rate, modify in ChannelRateDay.objects.filter(
-                rate_plan__property=prop, **span
-            ).values_list("rate_plan_id", "channel_id", "date", "rate", "rate_modify")
-        }
-        caps = {
-            (room_type_id, channel_id, day): cap
-            for room_type_id, channel_id, day, cap in ChannelAvailDay.objects.filter(
-                room_type__property=prop, **span
-            ).values_list("room_type_id", "channel_id", "date", "cap")
-        }
+    channel_values = _channel_values(prop, span) if any(cell.channel for cell in cells) else ({}, {})
     for cell in cells:
-        availability = isinstance(cell.target, RoomType)
-        if cell.channel is not None:
-            key = (cell.target.pk, cell.channel.pk, cell.day)
-            cell.old = (caps if availability else channel_rates).get(key)
-        elif availability:
-            cell.old = allotments.get((cell.target.pk, cell.day))
-        else:
-            rate, modify, business_day = rate_days.get((cell.target.pk, cell.day), (None, None, None))
-            cell.old = modify if cell.package else rate
-            cell.old_business_day = business_day
+        _set_old(cell, rate_days, allotments, *channel_values)
+
+
+def _channel_values(prop, span):
+    """The channels' own values over span: {(rate plan id, channel id, date): rate or difference},
+    {(room type id, channel id, date): cap}."""
+    channel_rates = {
+        (plan_id, channel_id, day): rate if rate is not None else modify
+        for plan_id, channel_id, day, rate, modify in ChannelRateDay.objects.filter(
+            rate_plan__property=prop, **span
+        ).values_list("rate_plan_id", "channel_id", "date", "rate", "rate_modify")
+    }
+    caps = {
+        (room_type_id, channel_id, day): cap
+        for room_type_id, channel_id, day, cap in ChannelAvailDay.objects.filter(
+            room_type__property=prop, **span
+        ).values_list("room_type_id", "channel_id", "date", "cap")
+    }
+    return channel_rates, caps
+
+
+def _set_old(cell, rate_days, allotments, channel_rates, caps):
+    """Set cell's stored value (and business day) from the values read."""
+    availability = isinstance(cell.target, RoomType)
+    if cell.channel is not None:
+        key = (cell.target.pk, cell.channel.pk, cell.day)
+        cell.old = (caps if availability else channel_rates).get(key)
+    elif availability:
+        cell.old = allotments.get((cell.target.pk, cell.day))
+    else:
+        rate, modify, business_day = rate_days.get((cell.target.pk, cell.day), (None, None, None))
+        cell.old = modify if cell.package else rate
+        cell.old_business_day = business_day
 
 
 def _fmt(value, *, signed=False):
@@ -271,13 +281,20 @@ def _plan_availability(cells, steps):
 def _plan_rates(cells, steps):
     rates = [cell for cell in cells if not isinstance(cell.target, RoomType)]
     # Business days first: they depend on no rate.
+    _plan_business_days(rates, steps)
+    changed = [cell for cell in rates if cell.value != cell.old and (cell.value is not None or cell.channel)]
+    _plan_standalone_rates([cell for cell in changed if not cell.package], steps)
+    _plan_packages(rates, [cell for cell in changed if cell.package], steps)
+
+
+def _plan_business_days(rates, steps):
     business = [cell for cell in rates if cell.business_day is not None and cell.business_day != cell.old_business_day]
     describe = _describe(_("open for sale"), show=_yes_no)
     for (plan, open_), group in _group(business, lambda cell: (cell.target, cell.business_day)).items():
         _plan_edit(group, steps, describe, Operation.OPEN if open_ else Operation.CLOSE, None, rate_plans=(plan,))
 
-    changed = [cell for cell in rates if cell.value != cell.old and (cell.value is not None or cell.channel)]
-    standalone = [cell for cell in changed if not cell.package]
+
+def _plan_standalone_rates(standalone, steps):
     for (plan, channel, value), group in _group(
         standalone, lambda cell: (cell.target, cell.channel, cell.value)
     ).items():
@@ -286,7 +303,6 @@ def _plan_rates(cells, steps):
             _plan_clear(group, steps, _describe(label), channel=channel, rate_plans=(plan,))
         else:
             _plan_edit(group, steps, _describe(label), Operation.SET, value, rate_plans=(plan,), channel=channel)
-    _plan_packages(rates, [cell for cell in changed if cell.package], steps)
 
 
 def _plan_packages(rates, packages, steps):
@@ -295,6 +311,21 @@ def _plan_packages(rates, packages, steps):
     steps apply the standalone rates first, so the edit stores exactly the file's difference)."""
     if not packages:
         return
+    groups = _package_groups(packages, _package_bases(rates, packages))
+    for (plan, channel, price), group in groups.items():
+        if price is None:
+            describe = _describe(_("channel difference"), signed=True)
+            _plan_clear(group, steps, describe, channel=channel, rate_plans=(plan,))
+            continue
+        edit = _edit(group, Operation.SET, price, rate_plans=(plan,), channel=channel)
+        errors = [str(message) for message in ari_edit_validate(edit).values()]
+        for cell in group:
+            cell.row.problems.extend(errors)
+        steps.add(edit, group)
+
+
+def _package_bases(rates, packages):
+    """The standalone rates the packages stand on once the file's rates are written."""
     bases = standalone_rates(
         {cell.target.room_type_id for cell in packages},
         min(cell.day for cell in packages),
@@ -303,6 +334,11 @@ def _plan_packages(rates, packages, steps):
     for cell in rates:
         if not cell.package and cell.channel is None and cell.value is not None and not cell.row.problems:
             bases[(cell.target.room_type_id, cell.day)] = cell.value
+    return bases
+
+
+def _package_groups(packages, bases):
+    """{(plan, channel, price or None to clear): cells}, each cell's change or problem recorded on its row."""
     groups = defaultdict(list)
     for cell in packages:
         if cell.value is None:  # a channel's own difference cleared
@@ -319,23 +355,16 @@ def _plan_packages(rates, packages, steps):
             )
         else:
             groups[(cell.target, cell.channel, base + cell.value)].append(cell)
-            label = _("difference") if cell.channel is None else _("channel difference")
-            cell.row.changes.append(
-                _("%(what)s: %(old)s → %(new)s (price %(price)s)")
-                % {
-                    "what": label,
-                    "old": _fmt(cell.old, signed=True),
-                    "new": _fmt(cell.value, signed=True),
-                    "price": _fmt(base + cell.value),
-                }
-            )
-    for (plan, channel, price), group in groups.items():
-        if price is None:
-            describe = _describe(_("channel difference"), signed=True)
-            _plan_clear(group, steps, describe, channel=channel, rate_plans=(plan,))
-            continue
-        edit = _edit(group, Operation.SET, price, rate_plans=(plan,), channel=channel)
-        errors = [str(message) for message in ari_edit_validate(edit).values()]
-        for cell in group:
-            cell.row.problems.extend(errors)
-        steps.add(edit, group)
+            cell.row.changes.append(_package_change(cell, base))
+    return groups
+
+
+def _package_change(cell, base):
+    """What a package cell changes, e.g. "difference: +10,000 → +20,000 (price 120,000)"."""
+    label = _("difference") if cell.channel is None else _("channel difference")
+    return _("%(what)s: %(old)s → %(new)s (price %(price)s)") % {
+        "what": label,
+        "old": _fmt(cell.old, signed=True),
+        "new": _fmt(cell.value, signed=True),
+        "price": _fmt(base + cell.value),
+    }
