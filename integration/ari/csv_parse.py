@@ -28,6 +28,7 @@ The file, UTF-8, one cell per line, header first::
 import datetime
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -36,6 +37,7 @@ from django.utils.translation import gettext_lazy
 
 from core.csv_files import csv_records
 
+from ..channels.models import SalesChannel
 from ..channels.selectors import open_channels
 from ..content.choices import RatePlanType
 from ..content.models import RoomType
@@ -95,13 +97,13 @@ class CsvCell:
     """A row once read: what it names and the values it gives (None: not given)."""
 
     row: AriCsvRow
-    target: object  # a RoomType (availability) or a RatePlan
-    channel: object
+    target: Any  # a RoomType (availability) or a RatePlan
+    channel: SalesChannel | None
     day: datetime.date
     value: int | None
     business_day: bool | None
     package: bool = False
-    old: object = None
+    old: int | None = None
     old_business_day: bool | None = None
 
 

@@ -4,16 +4,17 @@ always parameters. Every statement runs in the tests on SQLite and on PostgreSQL
 
 import datetime
 from collections.abc import Sequence
+from typing import Any
 
 from django.db import connection
-from django.db.models import Model
+from django.db.models import Field, Model
 
 from ..sync.models import SyncState
 from .dates import DateRange
 from .models import AriDirtyRange, RoomTypeDay
 
 #: A statement and its parameters, as cursor.execute takes them.
-Statement = tuple[str, list[object]]
+Statement = tuple[str, list[Any]]
 
 
 def _table(model: type[Model]) -> str:
@@ -21,10 +22,13 @@ def _table(model: type[Model]) -> str:
 
 
 def _column(model: type[Model], name: str) -> str:
-    return connection.ops.quote_name(model._meta.get_field(name).column)  # type: ignore[union-attr]
+    field = model._meta.get_field(name)
+    column = field.column if isinstance(field, Field) else None
+    assert column is not None  # the statements name concrete fields only
+    return connection.ops.quote_name(column)
 
 
-def _dates(nights: Sequence[datetime.date]) -> list[object]:
+def _dates(nights: Sequence[datetime.date]) -> list[Any]:
     return [connection.ops.adapt_datefield_value(night) for night in nights]
 
 
@@ -77,7 +81,7 @@ def dirty_ranges_insert(state_id: int, ranges: Sequence[DateRange]) -> Statement
     Not the ORM: it is the second half of dirty_ranges_add_with, run apart where the database has no
     data-modifying WITH; one text for both keeps the two engines writing the same rows."""
     rows = " UNION ALL ".join("SELECT %s, %s, %s" for _ in ranges)
-    params: list[object] = []
+    params: list[Any] = []
     for date_range in ranges:
         params += [state_id, *_dates([date_range.start, date_range.end])]
     return f"INSERT INTO {_table(AriDirtyRange)} ({_range_columns()}) {rows}", params
@@ -91,7 +95,7 @@ def dirty_ranges_add_with(bump: Statement, ranges: Sequence[DateRange], along: S
     Not the ORM: the ORM has no data-modifying WITH, and every booking's hold saves two round trips."""
     change, change_params = (f"change AS ({along[0]}), ", along[1]) if along else ("", [])
     rows = " UNION ALL ".join("SELECT id, %s::date, %s::date FROM state" for _ in ranges)
-    params: list[object] = [*change_params, *bump[1]]
+    params: list[Any] = [*change_params, *bump[1]]
     for date_range in ranges:
         params += _dates([date_range.start, date_range.end])
     statement = (

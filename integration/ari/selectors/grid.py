@@ -288,8 +288,8 @@ def ari_grid_hub(grid: AriGrid) -> dict[tuple[str, int], HubStanding]:
     standing = ari_hub_standing(grid.property, first=grid.first, last=grid.last)
     for block in grid.room_types:
         block.hub = standing.get((ResourceKind.ARI_AVAILS, block.room_type.pk), HubStanding())
-        for cell in block.avail_cells:
-            cell.unsent = block.hub.unsent_on(cell.day.date)
+        for avail_cell in block.avail_cells:
+            avail_cell.unsent = block.hub.unsent_on(avail_cell.day.date)
         for row in block.rate_plans:
             row.hub = standing.get((ResourceKind.ARI_RATES, row.rate_plan.pk), HubStanding())
             for cell in row.cells:
@@ -315,8 +315,8 @@ def ari_cell_seen(target: RatePlan | RoomType, day: datetime.date, *, channel: S
     grid = ari_grid_read(target.property, first=day, last=day, channel=channel, room_type_ids=[room_type_id])
     (block,) = grid.room_types
     if isinstance(target, RoomType):
-        cell = block.avail_cells[0]
-        return CellSeen(cell.allotment if channel is None else cell.cap)
+        avail_cell = block.avail_cells[0]
+        return CellSeen(avail_cell.allotment if channel is None else avail_cell.cap)
     (cell,) = [row.cells[0] for row in block.rate_plans if row.rate_plan.pk == target.pk]
     if channel is not None:
         return CellSeen(cell.override_price)

@@ -31,6 +31,7 @@ def standalone_rates(
             date__lte=last,
             rate__isnull=False,
         ).values_list("rate_plan__room_type_id", "date", "rate")
+        if rate is not None
     }
 
 

@@ -9,8 +9,8 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any, cast
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -37,8 +37,9 @@ from .push import ari_mark_dirty
 
 #: A cell's value: a rate, difference or number of rooms; a business day (open or not); None: none.
 CellValue = int | bool | None
-#: Who made a change (an anonymous user is recorded as nobody).
-User = AbstractBaseUser | AnonymousUser
+#: Who made a change: the project's user model (accounts, which integration does not import); an anonymous
+#: user is recorded as nobody.
+User = Any
 
 #: The highest rate, price or room count an edit may set (KRW or rooms); far above any real one.
 MAX_RATE = 1_000_000_000
@@ -156,7 +157,7 @@ def ari_derived_prices(plan: AriPlan, *, channel: SalesChannel | None = None) ->
     A channel's own standalone rates move no package price (they stand on the common rate)."""
     if channel is not None:
         return []
-    moves = {(c.target.room_type_id, c.date): (c.old, c.new) for c in plan.changed if c.field == "rate"}
+    moves = {(cast(RatePlan, c.target).room_type_id, c.date): (c.old, c.new) for c in plan.changed if c.field == "rate"}
     if not moves:
         return []
     priced = {c.target.pk for c in plan.changes if c.field == "rate_modify"}
@@ -187,7 +188,7 @@ def ari_derived_prices(plan: AriPlan, *, channel: SalesChannel | None = None) ->
 class AriStale(Exception):
     """The cells no longer hold the values the preview showed: plan is what the edit would do now."""
 
-    def __init__(self, plan: AriPlan) -> None:
+    def __init__(self, plan: object) -> None:
         super().__init__("The cells changed since the preview.")
         self.plan = plan
 
@@ -306,7 +307,7 @@ def ari_edit_apply(edit: AriEdit, *, change_set: AriChangeSet | None = None, exp
     else:
         _write_rates(edit, plan.changed)
     own = change_set is None
-    if own:
+    if change_set is None:
         target = (edit.rate_plans or edit.room_types)[0]
         change_set = AriChangeSet.objects.create(property_id=target.property_id, source=AriChangeSource.PROGRAM)
     _record(change_set, edit.channel, plan.changed)
@@ -415,7 +416,7 @@ def _rate_changes(edit: AriEdit, dates: list[datetime.date]) -> list[CellChange]
     # Standalone plans first: a package in the same edit is priced against its standalone's new rate.
     plans = sorted(edit.rate_plans, key=lambda plan: plan.model.type != RatePlanType.STANDALONE)
     base_before = standalone_rates({plan.room_type_id for plan in plans}, min(dates), max(dates)) if dates else {}
-    base_after = dict(base_before)
+    base_after: dict[tuple[int, datetime.date], int | None] = dict(base_before)
     changes = []
     existing: dict[tuple[int, datetime.date], RatePlanDay | ChannelRateDay]
     if edit.channel is None:
@@ -441,7 +442,7 @@ def _rate_changes(edit: AriEdit, dates: list[datetime.date]) -> list[CellChange]
             key = (plan.room_type_id, day)
             change = _rate_change(edit, plan, day, field_name, old, base_before.get(key), base_after.get(key))
             if not package and edit.channel is None and not change.error:
-                base_after[key] = change.new
+                base_after[key] = cast(int, change.new)
             changes.append(change)
     return changes
 
@@ -465,23 +466,31 @@ def _rate_change(
 
     if package and (base_before is None or base_after is None):
         return refuse(_("The standalone plan has no rate on this day."))
-    if edit.operation == Operation.SET:
-        new_price = edit.value
-    else:
-        if old is None:
-            return refuse(_("There is no rate on this day to change."))
-        price = base_before + old if package else old
-        if edit.operation in (Operation.INCREASE_PERCENT, Operation.DECREASE_PERCENT):
-            delta = int((Decimal(price) * edit.value / 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
-        else:
-            delta = edit.value
-        sign = 1 if edit.operation in (Operation.INCREASE_AMOUNT, Operation.INCREASE_PERCENT) else -1
-        new_price = price + sign * delta
+    if edit.operation != Operation.SET and old is None:
+        return refuse(_("There is no rate on this day to change."))
+    price = base_before + old if package and base_before is not None and old is not None else old
+    new_price = _price_after(edit, price)
     if new_price < 0:
         return refuse(_("The price would fall below 0.") if package else _("The rate would fall below 0."))
     if new_price > MAX_RATE:
         return refuse(_("The price would exceed %(max)s.") % {"max": f"{MAX_RATE:,}"})
-    return CellChange(plan, day, field_name, old, new_price - base_after if package else new_price)
+    return CellChange(
+        plan, day, field_name, old, new_price - base_after if package and base_after is not None else new_price
+    )
+
+
+def _price_after(edit: AriEdit, price: int | None) -> int:
+    """The price edit's operation gives a cell whose price is price (None only for "set")."""
+    assert edit.value is not None  # validated: the rate operations take an amount
+    if edit.operation == Operation.SET:
+        return edit.value
+    assert price is not None  # the caller refuses a cell without a rate
+    if edit.operation in (Operation.INCREASE_PERCENT, Operation.DECREASE_PERCENT):
+        delta = int((Decimal(price) * edit.value / 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    else:
+        delta = edit.value
+    sign = 1 if edit.operation in (Operation.INCREASE_AMOUNT, Operation.INCREASE_PERCENT) else -1
+    return price + sign * delta
 
 
 def _availability_changes(edit: AriEdit, dates: list[datetime.date]) -> list[CellChange]:
@@ -497,6 +506,7 @@ def _availability_changes(edit: AriEdit, dates: list[datetime.date]) -> list[Cel
                 row = existing.get((room_type.pk, day))
                 booked = (row.held + row.taken) if row else 0
                 change = CellChange(room_type, day, "allotment", row.allotment if row else None, edit.value)
+                assert edit.value is not None  # validated: setting availability takes an amount
                 if edit.value < booked:
                     change.error = ngettext(
                         "%(count)d room is already booked on this day.",
@@ -553,7 +563,8 @@ def _write_clear(edit: AriEdit, changes: list[CellChange]) -> None:
 def _write_rates(edit: AriEdit, changes: list[CellChange]) -> None:
     if edit.channel is None:
         rows = [
-            RatePlanDay(rate_plan=change.target, date=change.date, **{change.field: change.new}) for change in changes
+            RatePlanDay(rate_plan=cast(RatePlan, change.target), date=change.date, **{change.field: change.new})
+            for change in changes
         ]
         fields = sorted({change.field for change in changes})
         RatePlanDay.objects.bulk_create(
@@ -561,7 +572,12 @@ def _write_rates(edit: AriEdit, changes: list[CellChange]) -> None:
         )
         return
     channel_rows = [
-        ChannelRateDay(rate_plan=change.target, channel=edit.channel, date=change.date, **{change.field: change.new})
+        ChannelRateDay(
+            rate_plan=cast(RatePlan, change.target),
+            channel=edit.channel,
+            date=change.date,
+            **{change.field: change.new},
+        )
         for change in changes
         if change.field != "business_day"
     ]
@@ -580,7 +596,9 @@ def _write_availability(edit: AriEdit, changes: list[CellChange]) -> None:
     if edit.channel is not None:
         ChannelAvailDay.objects.bulk_create(
             [
-                ChannelAvailDay(room_type=change.target, channel=edit.channel, date=change.date, cap=change.new)
+                ChannelAvailDay(
+                    room_type=cast(RoomType, change.target), channel=edit.channel, date=change.date, cap=change.new
+                )
                 for change in changes
             ],
             update_conflicts=True,
@@ -598,14 +616,15 @@ def _write_availability(edit: AriEdit, changes: list[CellChange]) -> None:
     new_rows, updated = [], []
     for change in changes:
         row = existing.get((change.target.pk, change.date))
+        rooms = cast(int, change.new)  # an allotment set (validated: an amount of 0 or more)
         if row is None:
             new_rows.append(
-                RoomTypeDay(room_type=change.target, date=change.date, allotment=change.new, available=change.new)
+                RoomTypeDay(room_type=cast(RoomType, change.target), date=change.date, allotment=rooms, available=rooms)
             )
         else:
             # Held and taken rooms stay as bookings left them; what is left follows the allotment.
-            row.allotment = change.new
-            row.available = change.new - row.held - row.taken
+            row.allotment = rooms
+            row.available = rooms - row.held - row.taken
             updated.append(row)
     RoomTypeDay.objects.bulk_create(new_rows, batch_size=1000)
     RoomTypeDay.objects.bulk_update(updated, ["allotment", "available"], batch_size=1000)

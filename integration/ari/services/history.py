@@ -6,6 +6,7 @@ edit."""
 import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import cast
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -109,11 +110,16 @@ def _cells_once(change_set: AriChangeSet) -> list[AriCellChange]:
             cell.old = cells[key].old
         cells[key] = cell
     for cell in cells.values():
-        if cell.room_type_id:
+        if cell.room_type is not None:
             cell.room_type.property = change_set.property
         else:
-            cell.rate_plan.property = change_set.property
+            _plan(cell).property = change_set.property
     return list(cells.values())
+
+
+def _plan(cell: AriCellChange) -> RatePlan:
+    """The rate plan of a rate cell (a cell has a rate plan or a room type)."""
+    return cast(RatePlan, cell.rate_plan)
 
 
 def _left_because(cell: AriCellChange, current: int | None) -> str:
@@ -148,7 +154,7 @@ def _restore_step(cell: AriCellChange, bases: dict[tuple[int, datetime.date], in
     if restore is None:
         return Operation.CLEAR_CHANNEL, None
     if cell.field == "rate_modify":
-        base = bases.get((cell.rate_plan.room_type_id, cell.date))
+        base = bases.get((_plan(cell).room_type_id, cell.date))
         return None if base is None else (Operation.SET, base + restore)
     return Operation.SET, restore
 
@@ -181,13 +187,13 @@ def _bases_after(restores: list[tuple[AriCellChange, int | None]]) -> dict[tuple
     if not packages:
         return {}
     bases = standalone_rates(
-        {cell.rate_plan.room_type_id for cell in packages},
+        {_plan(cell).room_type_id for cell in packages},
         min(cell.date for cell in packages),
         max(cell.date for cell in packages),
     )
     for cell, _current in restores:
         if cell.field == "rate" and cell.channel_id is None and cell.old is not None:
-            bases[(cell.rate_plan.room_type_id, cell.date)] = cell.old
+            bases[(_plan(cell).room_type_id, cell.date)] = cell.old
     return bases
 
 

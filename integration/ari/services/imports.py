@@ -7,6 +7,8 @@ blocks the others."""
 
 import json
 import time
+from collections.abc import Callable
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -15,8 +17,10 @@ from django.utils.translation import gettext as _
 
 from core.jobs import job_queue
 
-from ..csv_parse import ARI_CSV_COLUMNS, AriRowStatus, ari_csv_read
+from ...content.models import Property
+from ..csv_parse import ARI_CSV_COLUMNS, AriCsvRow, AriRowStatus, ari_csv_read
 from ..models import AriImport, AriImportLine, AriImportStatus
+from .bulk import User
 from .csv_import import AriCsvPlan, ari_csv_apply, ari_csv_plan
 
 CHECK_TASK = "integration.ari.tasks.ari_import_check_task"
@@ -27,7 +31,7 @@ LINES_BATCH = 2000
 PROGRESS_SECONDS = 0.5
 
 
-def ari_import_start(*, property, user, file_name, text, language):
+def ari_import_start(*, property: Property, user: User | None, file_name: str, text: str, language: str) -> AriImport:
     """Record the uploaded file (its text, already read without error as a whole) and queue its check,
     in the caller's transaction. Returns the AriImport."""
     with transaction.atomic():
@@ -38,12 +42,12 @@ def ari_import_start(*, property, user, file_name, text, language):
     return ari_import
 
 
-def _progress_save(import_id, **fields):
+def _progress_save(import_id: int, **fields: Any) -> None:
     # Outside the job's work, committed at once: the page reads it while the job goes on.
     AriImport.objects.filter(pk=import_id).update(**fields)
 
 
-def ari_import_check(*, import_id):
+def ari_import_check(*, import_id: int) -> AriImport:
     """The check job: every row of the file marked change, unchanged or error, with its progress recorded
     as it goes (reading the file, checking the rows, keeping the listed lines); the counts, the lines with
     errors or changes and the fingerprint of the rows without errors are kept. A file unusable as a whole
@@ -70,11 +74,11 @@ def ari_import_check(*, import_id):
 READ_SHARE, PLAN_SHARE = 0.15, 0.55
 
 
-def _reporter(pk):
+def _reporter(pk: int) -> Callable[[float], None]:
     """progress(share from 0 to 1): written at most every PROGRESS_SECONDS."""
     last = [time.monotonic()]
 
-    def progress(share):
+    def progress(share: float) -> None:
         if time.monotonic() - last[0] >= PROGRESS_SECONDS:
             last[0] = time.monotonic()
             _progress_save(pk, permille=int(1000 * share))
@@ -82,7 +86,7 @@ def _reporter(pk):
     return progress
 
 
-def _check(ari_import):
+def _check(ari_import: AriImport) -> AriImport:
     pk = ari_import.pk
     progress = _reporter(pk)
     _progress_save(pk, status=AriImportStatus.CHECKING, permille=0, rows=0)
@@ -120,12 +124,12 @@ def _check(ari_import):
     return ari_import
 
 
-def _fingerprint(rows):
+def _fingerprint(rows: list[AriCsvRow]) -> str:
     """What the check showed of the rows without errors: the apply compares what they show then."""
     return AriCsvPlan(rows=[row for row in rows if row.status != AriRowStatus.ERROR]).fingerprint()
 
 
-def ari_import_apply_start(*, ari_import):
+def ari_import_apply_start(*, ari_import: AriImport) -> bool:
     """Queue the apply of a checked import whose rows change something. Returns False when it is not
     (any more) such an import: applied meanwhile, or being checked again."""
     with transaction.atomic():
@@ -137,7 +141,7 @@ def ari_import_apply_start(*, ari_import):
     return bool(taken)
 
 
-def ari_import_apply(*, import_id):
+def ari_import_apply(*, import_id: int) -> AriImport:
     """The apply job: the rows that change, without the rows with errors, written in one transaction as
     one change (a CSV import of the file by its uploader). When those rows read otherwise than at the
     check (someone changed those days since, or a row has an error now), nothing is written: the import
@@ -154,7 +158,7 @@ def ari_import_apply(*, import_id):
             raise
 
 
-def _apply(import_id):
+def _apply(import_id: int) -> AriImport:
     with transaction.atomic():
         ari_import = (
             AriImport.objects.select_for_update(of=("self",)).select_related("property", "user").get(pk=import_id)
