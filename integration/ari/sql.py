@@ -1,6 +1,7 @@
 """The hand-written SQL of rates and availability, in one place: each statement says why the ORM does not
-write it. Table and column names come from the models (a renamed field or table follows); values are
-always parameters. Every statement runs in the tests on SQLite and on PostgreSQL (tests/integration/ari)."""
+write it. Table and column names come from the models (a renamed field or table follows; ours need no
+quoting); values are always parameters. Every statement runs in the tests on SQLite and on PostgreSQL
+(tests/integration/ari/test_ari_sql.py)."""
 
 import datetime
 from collections.abc import Sequence
@@ -18,14 +19,14 @@ Statement = tuple[str, list[Any]]
 
 
 def _table(model: type[Model]) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
+    return model._meta.db_table
 
 
 def _column(model: type[Model], name: str) -> str:
     field = model._meta.get_field(name)
     column = field.column if isinstance(field, Field) else None
     assert column is not None  # the statements name concrete fields only
-    return connection.ops.quote_name(column)
+    return column
 
 
 def _dates(nights: Sequence[datetime.date]) -> list[Any]:

@@ -91,8 +91,8 @@ def test_dirty_ranges_add_with_runs_the_change_the_bump_and_the_insert_as_one_st
 
 
 def test_the_statements_take_their_names_from_the_models(room_type):
-    table = connection.ops.quote_name(RoomTypeDay._meta.db_table)
-    column = connection.ops.quote_name(RoomTypeDay._meta.get_field("room_type").column)
+    table = RoomTypeDay._meta.db_table
+    column = RoomTypeDay._meta.get_field("room_type").column
 
     statement, params = sql.nights_lock(room_type.pk, [day(1)])
 
