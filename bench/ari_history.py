@@ -19,7 +19,8 @@ def apply_year(ari_cases, vendor_id):
 
     from core.dates import korea_today
     from integration.ari.dates import DateRange
-    from integration.ari.services.bulk import AriEdit, Operation, ari_edit_apply
+    from integration.ari.services.bulk import ari_edit_apply
+    from integration.ari.services.edits import AriEdit, Operation
     from integration.content.choices import RatePlanType
     from integration.models import RatePlan, SalesChannel
 

@@ -25,7 +25,8 @@ from .dates import ranges_of
 from .forms import AriBulkEditForm
 from .models import AriChangeSource
 from .selectors.rates import standalone_rates
-from .services.bulk import AriStale, Operation, ari_change_apply, ari_derived_prices, ari_edit_plan
+from .services.bulk import ari_change_apply
+from .services.edits import AriStale, Operation, ari_derived_prices, ari_edit_plan
 from .templatetags import ari_date, ari_dates, krw
 
 #: The most cells a bulk edit preview lists (the errors first); the counts always cover every cell.

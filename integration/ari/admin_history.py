@@ -19,7 +19,7 @@ from .forms import AriCellForm, AriChangesFilterForm
 from .models import AriChangeSet
 from .selectors.history import ari_cell_history, ari_change_cell_counts, ari_change_cells, ari_changes
 from .selectors.rates import standalone_rates
-from .services.bulk import AriStale
+from .services.edits import AriStale
 from .services.history import ari_change_set_undo, ari_undo_plan
 from .templatetags import ari_date, krw
 

@@ -20,7 +20,7 @@ from .models import RoomType, SalesChannel
 from .selectors.grid import CellSeen
 from .selectors.history import ari_cells_filter
 from .selectors.rates import rate_plans_of
-from .services.bulk import AriEdit, Operation, ari_edit_validate
+from .services.edits import AriEdit, Operation, ari_edit_validate
 
 OPERATION_LABELS = {
     Operation.SET: _("Set the rate (packages: the price guests pay)"),

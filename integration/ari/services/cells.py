@@ -13,18 +13,8 @@ from ..dates import DateRange
 from ..models import AriChangeSet, AriChangeSource
 from ..selectors.grid import CellSeen, ari_cell_seen
 from ..selectors.rates import rate_plan_has_rate
-from .bulk import (
-    AriEdit,
-    AriPlan,
-    Operation,
-    User,
-    ari_change_set_finish,
-    ari_change_set_start,
-    ari_edit_apply,
-    ari_edit_lock,
-    ari_edit_plan,
-    ari_edit_validate,
-)
+from .bulk import ari_change_set_finish, ari_change_set_start, ari_edit_apply, ari_edit_lock
+from .edits import AriEdit, AriPlan, Operation, User, ari_edit_plan, ari_edit_validate
 
 
 class AriCellStale(ValidationError):

@@ -1,6 +1,6 @@
 """Importing a rates and availability CSV file (the format: integration.ari.csv_parse): a dry run that
 marks every row change, unchanged or error with the reasons, then the apply in one transaction through
-the same edits as the grid (integration.ari.services.bulk)."""
+the same edits as the grid (integration.ari.services.edits and bulk)."""
 
 import datetime
 import hashlib
@@ -20,19 +20,8 @@ from ..csv_parse import AriCsvRow, AriRowStatus, CsvCell, ari_csv_cells
 from ..dates import ranges_of
 from ..models import AriChangeSet, AriChangeSource, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
 from ..selectors.rates import standalone_rates
-from .bulk import (
-    AriEdit,
-    AriPlan,
-    CellChange,
-    CellValue,
-    Operation,
-    User,
-    ari_change_set_finish,
-    ari_change_set_start,
-    ari_edit_apply,
-    ari_edit_plan,
-    ari_edit_validate,
-)
+from .bulk import ari_change_set_finish, ari_change_set_start, ari_edit_apply
+from .edits import AriEdit, AriPlan, CellChange, CellValue, Operation, User, ari_edit_plan, ari_edit_validate
 
 #: progress(share done, 0 to 1).
 Progress = Callable[[float], None]

@@ -21,20 +21,8 @@ from ..dates import ari_window, ranges_of
 from ..models import AriCellChange, AriChangeSet, AriChangeSource
 from ..selectors.history import CellKey, ari_current_values
 from ..selectors.rates import standalone_rates
-from .bulk import (
-    AriEdit,
-    AriPlan,
-    AriStale,
-    CellChange,
-    CellValue,
-    Operation,
-    User,
-    ari_change_set_finish,
-    ari_change_set_start,
-    ari_edit_apply,
-    ari_edit_lock,
-    ari_edit_plan,
-)
+from .bulk import ari_change_set_finish, ari_change_set_start, ari_edit_apply, ari_edit_lock
+from .edits import AriEdit, AriPlan, AriStale, CellChange, CellValue, Operation, User, ari_edit_plan
 
 
 @dataclass

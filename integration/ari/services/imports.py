@@ -20,8 +20,8 @@ from core.jobs import job_queue
 from ...content.models import Property
 from ..csv_parse import ARI_CSV_COLUMNS, AriCsvRow, AriRowStatus, ari_csv_read
 from ..models import AriImport, AriImportLine, AriImportStatus
-from .bulk import User
 from .csv_import import AriCsvPlan, ari_csv_apply, ari_csv_plan
+from .edits import User
 
 CHECK_TASK = "integration.ari.tasks.ari_import_check_task"
 APPLY_TASK = "integration.ari.tasks.ari_import_apply_task"

@@ -16,9 +16,10 @@ from integration.ari.csv_parse import ari_csv_read
 from integration.ari.dates import DateRange
 from integration.ari.selectors.grid import CellSeen
 from integration.ari.services import bulk
-from integration.ari.services.bulk import AriEdit, AriStale, Operation, ari_change_apply, availability_far_above
+from integration.ari.services.bulk import ari_change_apply
 from integration.ari.services.cells import AriCellStale, ari_cell_save
 from integration.ari.services.csv_import import ari_csv_apply
+from integration.ari.services.edits import AriEdit, AriStale, Operation, availability_far_above
 from integration.ari.services.history import ari_change_set_undo, ari_undo_plan
 from integration.ari.tasks import ari_history_purge_task
 from integration.models import (
