@@ -18,7 +18,8 @@ from bench.sync_cases import measure
 from core.dates import korea_today
 from integration.ari.dates import DateRange
 from integration.ari.resources import rate_plan_push_values
-from integration.ari.services import AriEdit, Operation, ari_edit_apply
+from integration.ari.services.bulk import ari_edit_apply
+from integration.ari.services.edits import AriEdit, Operation
 from integration.content.choices import RatePlanType
 from integration.hub import endpoints
 from integration.hub.client import encode_body, get_hub_client

@@ -19,7 +19,8 @@ def apply_year(ari_cases, vendor_id):
 
     from core.dates import korea_today
     from integration.ari.dates import DateRange
-    from integration.ari.services import AriEdit, Operation, ari_edit_apply
+    from integration.ari.services.bulk import ari_edit_apply
+    from integration.ari.services.edits import AriEdit, Operation
     from integration.content.choices import RatePlanType
     from integration.models import RatePlan, SalesChannel
 
@@ -51,19 +52,19 @@ def apply_year(ari_cases, vendor_id):
 def main():
     setup_django()
     from bench import ari_cases
-    from integration.ari import services
+    from integration.ari.services import bulk
     from integration.models import AriCellChange
 
-    record = services._record
+    record = bulk._record
     times = {"with history": [], "without (baseline)": []}
     with fresh_database(), sandbox_hub():
         for n in range(ROUNDS):
             times["with history"].append(apply_year(ari_cases, f"history-{n}"))
-            services._record = lambda change_set, channel, changes: None
+            bulk._record = lambda change_set, channel, changes: None
             try:
                 times["without (baseline)"].append(apply_year(ari_cases, f"baseline-{n}"))
             finally:
-                services._record = record
+                bulk._record = record
         rows = AriCellChange.objects.count()
     best = {label: min(values) for label, values in times.items()}
     print(f"History of a bulk edit: {rows:,} cell rows recorded over {ROUNDS} rounds (best of {ROUNDS})")

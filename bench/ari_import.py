@@ -103,8 +103,8 @@ def _file(prop, count):
 
 def _dry_run(prop, text):
     """The old import's work in its request: read and plan every row."""
-    from integration.ari.csv_import import ari_csv_plan
     from integration.ari.csv_parse import ari_csv_read
+    from integration.ari.services.csv_import import ari_csv_plan
 
     started = time.perf_counter()
     plan = ari_csv_plan(prop, ari_csv_read(text))
@@ -113,7 +113,7 @@ def _dry_run(prop, text):
 
 def _job(prop, user, text):
     """The import's check as its job runs it, with the time between progress steps."""
-    from integration.ari import imports
+    from integration.ari.services import imports
     from integration.models import AriImport, AriImportLine
 
     ari_import = imports.ari_import_start(property=prop, user=user, file_name="bench.csv", text=text, language="en")

@@ -371,7 +371,7 @@ class Drain:
         from django.db import transaction
 
         from bench import ari_cases
-        from integration.ari.services import ari_edit_apply
+        from integration.ari.services.bulk import ari_edit_apply
         from integration.sync.choices import SyncStatus
         from integration.sync.models import SyncAttempt, SyncState
 

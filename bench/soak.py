@@ -610,7 +610,8 @@ class Soak:
         """Staff at the grid: rooms to sell of a room type, then a package's rate, over a week, in turn."""
         from integration.ari.dates import DateRange
         from integration.ari.models import AriChangeSource
-        from integration.ari.services import AriEdit, Operation, ari_change_apply
+        from integration.ari.services.bulk import ari_change_apply
+        from integration.ari.services.edits import AriEdit, Operation
         from integration.models import Property, RatePlan, RoomType
 
         chance = random.Random(7)  # noqa: S311
@@ -647,7 +648,8 @@ class Soak:
         rooms to sell over DAYS days, in one transaction, as the bulk screen applies it."""
         from integration.ari.dates import DateRange
         from integration.ari.models import AriChangeSource
-        from integration.ari.services import AriEdit, Operation, ari_change_apply
+        from integration.ari.services.bulk import ari_change_apply
+        from integration.ari.services.edits import AriEdit, Operation
         from integration.models import Property, RatePlan, RoomType
 
         prop = Property.objects.get(vendor_id=self.stock["property"])

@@ -50,7 +50,7 @@ def _sync_role_groups(sender, apps=global_apps, **kwargs):
 def _channel_values_to_hub(sender, property, channel, **kwargs):
     """A channel that opened for a property: the property's own rates and caps for it go to the hub now
     (the channels area cannot call rates and availability, which build on it)."""
-    from .ari.services import ari_channel_opened
+    from .ari.services.push import ari_channel_opened
 
     ari_channel_opened(property, channel)
 

@@ -16,7 +16,8 @@ from core.jobs import job_queue
 from .access.choices import MembershipRole
 from .access.services import membership_grant
 from .ari.dates import DateRange
-from .ari.services import AriEdit, Operation, ari_edit_apply
+from .ari.services.bulk import ari_edit_apply
+from .ari.services.edits import AriEdit, Operation
 from .catalog.models import CatalogSnapshot
 from .catalog.services import REFRESH_TASK as CATALOG_REFRESH_TASK
 from .channels.models import PropertyChannel, SalesChannel

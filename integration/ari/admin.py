@@ -24,19 +24,11 @@ from ..sync.models import ResourceKind
 from .admin_bulk import AriBulkEditViews
 from .admin_csv import AriCsvViews
 from .admin_history import AriHistoryViews
-from .dates import ari_window, korea_today
+from .dates import add_months, ari_window, grid_month, grid_months, korea_today, month_end
 from .forms import AriCellForm
-from .grid import (
-    AriCellStale,
-    add_months,
-    ari_cell_save,
-    ari_grid_hub,
-    ari_grid_read,
-    grid_month,
-    grid_months,
-    month_end,
-)
-from .selectors import ari_hub_standing
+from .selectors.grid import ari_grid_hub, ari_grid_read
+from .selectors.rates import ari_hub_standing
+from .services.cells import AriCellStale, ari_cell_save
 from .templatetags import cell_key, hub_badge, render_ari_cells
 
 

@@ -24,8 +24,9 @@ from ..sync.models import ResourceKind
 from .dates import ranges_of
 from .forms import AriBulkEditForm
 from .models import AriChangeSource
-from .selectors import standalone_rates
-from .services import AriStale, Operation, ari_change_apply, ari_derived_prices, ari_edit_plan
+from .selectors.rates import standalone_rates
+from .services.bulk import ari_change_apply
+from .services.edits import AriStale, Operation, ari_derived_prices, ari_edit_plan
 from .templatetags import ari_date, ari_dates, krw
 
 #: The most cells a bulk edit preview lists (the errors first); the counts always cover every cell.

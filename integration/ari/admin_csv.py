@@ -12,13 +12,13 @@ from django.urls import reverse
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from .csv_export import ari_csv_export
+from .csv_export import ari_csv_export, ari_import_error_file
 from .csv_parse import ARI_CSV_COLUMNS
-from .dates import korea_today
+from .dates import korea_today, month_end
 from .forms import AriExportForm, AriImportForm
-from .grid import month_end
-from .imports import ari_import_apply_start, ari_import_error_file, ari_import_lines, ari_import_start
 from .models import AriImport, AriImportStatus
+from .selectors.history import ari_import_lines
+from .services.imports import ari_import_apply_start, ari_import_start
 
 #: Lines listed per page of an import (errors, or changes).
 LINES_PER_PAGE = 100

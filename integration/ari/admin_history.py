@@ -16,10 +16,11 @@ from core.paging import UncountedPage
 
 from .admin_bulk import PREVIEW_CELLS, _hub_requests, _preview_cell, _target_label, hub_updates_label
 from .forms import AriCellForm, AriChangesFilterForm
-from .history import ari_change_set_undo, ari_undo_plan
 from .models import AriChangeSet
-from .selectors import ari_cell_history, ari_change_cell_counts, ari_change_cells, ari_changes, standalone_rates
-from .services import AriStale
+from .selectors.history import ari_cell_history, ari_change_cell_counts, ari_change_cells, ari_changes
+from .selectors.rates import standalone_rates
+from .services.edits import AriStale
+from .services.history import ari_change_set_undo, ari_undo_plan
 from .templatetags import ari_date, krw
 
 #: Changes listed per page.

@@ -1,11 +1,14 @@
 """Exporting a property's rates and availability for a date range as a CSV file (the format:
-integration.ari.csv_parse)."""
+integration.ari.csv_parse), and the lines of an import with errors as a file to correct."""
+
+import re
 
 from core.csv_files import CsvLines
 
 from ..content.choices import RatePlanType
-from .csv_parse import ARI_CSV_COLUMNS, KIND_AVAILABILITY, KIND_RATE, KIND_RATE_MODIFY
+from .csv_parse import ARI_CSV_COLUMNS, ARI_CSV_IGNORED, KIND_AVAILABILITY, KIND_RATE, KIND_RATE_MODIFY
 from .models import ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
+from .selectors.history import ari_import_lines
 
 
 def ari_csv_export(prop, *, first, last):
@@ -75,3 +78,25 @@ def ari_csv_export(prop, *, first, last):
         package = plan_type == RatePlanType.PACKAGE
         kind = KIND_RATE_MODIFY if package else KIND_RATE
         yield writer.line((kind, room_type, plan, channel_id, day.isoformat(), modify if package else rate, ""))
+
+
+#: The columns of the error file: the file's own, then where the line was and what is wrong with it. An
+#: import ignores the last two, so the corrected file uploads again as it is.
+ARI_ERROR_COLUMNS = (*ARI_CSV_COLUMNS, *ARI_CSV_IGNORED)
+
+
+_WHOLE_NUMBER = re.compile(r"[+-]?\d+")
+
+
+def ari_import_error_file(ari_import):
+    """The lines with errors as a CSV file (lines of text, streamed): the file's columns as written (a
+    whole number as a number, so a spreadsheet keeps a negative difference a number), then source_line
+    and error. Once corrected it uploads again as it is (an import ignores the last two columns)."""
+    writer = CsvLines()
+    yield "\ufeff" + writer.line(ARI_ERROR_COLUMNS)  # the BOM: spreadsheet programs then read Korean
+    value = ARI_CSV_COLUMNS.index("value")
+    for line in ari_import_lines(ari_import, errors=True).iterator(chunk_size=2000):
+        cells = line.values()
+        if _WHOLE_NUMBER.fullmatch(cells[value]):
+            cells[value] = int(cells[value])
+        yield writer.line([*cells, line.line, " ".join(line.details.splitlines())])

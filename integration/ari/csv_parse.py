@@ -28,6 +28,7 @@ The file, UTF-8, one cell per line, header first::
 import datetime
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -36,12 +37,13 @@ from django.utils.translation import gettext_lazy
 
 from core.csv_files import csv_records
 
+from ..channels.models import SalesChannel
 from ..channels.selectors import open_channels
 from ..content.choices import RatePlanType
 from ..content.models import RoomType
 from ..content.validators import validate_vendor_id
 from .dates import ari_window
-from .selectors import rate_plans_of
+from .selectors.rates import rate_plans_of
 
 ARI_CSV_COLUMNS = ("kind", "room_type", "rate_plan", "channel", "date", "value", "business_day")
 _REQUIRED_COLUMNS = ("kind", "room_type", "date", "value")
@@ -95,13 +97,13 @@ class CsvCell:
     """A row once read: what it names and the values it gives (None: not given)."""
 
     row: AriCsvRow
-    target: object  # a RoomType (availability) or a RatePlan
-    channel: object
+    target: Any  # a RoomType (availability) or a RatePlan
+    channel: SalesChannel | None
     day: datetime.date
     value: int | None
     business_day: bool | None
     package: bool = False
-    old: object = None
+    old: int | None = None
     old_business_day: bool | None = None
 
 
@@ -157,63 +159,101 @@ PROGRESS_ROWS = 10_000
 def ari_csv_cells(prop, rows, *, progress=None):
     """Each row's names resolved and values parsed; problems found in a row alone are recorded on it.
     progress(rows done), when given, is called every PROGRESS_ROWS rows."""
-    room_types = {room_type.vendor_id: room_type for room_type in RoomType.objects.filter(property=prop)}
-    for room_type in room_types.values():
-        room_type.property = prop
-    plans = {plan.vendor_id: plan for plan in rate_plans_of(prop)}
-    channels = {str(channel.channel_id): channel for channel in open_channels(prop)}
-    first, last = ari_window()
+    names = _Names.of(prop)
     cells, seen = [], {}
     for number, row in enumerate(rows):
         if progress is not None and number and not number % PROGRESS_ROWS:
             progress(number)
-        problems = row.problems
-        if row.extra:
-            problems.append(_("The line has more values than the header has columns."))
-        kind = row.kind.lower()
-        if kind not in ARI_CSV_KINDS:
-            problems.append(
-                _("Unknown kind “%(kind)s”: use one of %(kinds)s.")
-                % {"kind": row.kind, "kinds": ", ".join(ARI_CSV_KINDS)}
-            )
-        room_type = room_types.get(row.room_type)
-        if not row.room_type:
-            problems.append(_("Give the room type's vendor id."))
-        elif room_type is None:
-            problems.append(_unknown(row.room_type, _("Unknown room type “%(id)s” in this property.")))
-        target = room_type
-        if kind == KIND_AVAILABILITY and row.rate_plan:
-            problems.append(_("An availability row names no rate plan: leave rate_plan empty."))
-        if kind in (KIND_RATE, KIND_RATE_MODIFY):
-            target = _rate_plan_of_row(row, kind, plans, room_type, problems)
-        channel = None
-        if row.channel:
-            channel = channels.get(row.channel)
-            if channel is None:
-                problems.append(_("Sales channel “%(id)s” is not open for this property.") % {"id": row.channel})
-        day = _date(row.date)
-        if day is None:
-            problems.append(_("“%(date)s” is not a date: write it as YYYY-MM-DD.") % {"date": row.date})
-        elif not first <= day <= last:
-            problems.append(
-                _("%(date)s is outside the hub's window (%(first)s to %(last)s).")
-                % {"date": day, "first": first, "last": last}
-            )
-        value = _row_value(row, kind, channel, problems)
-        business_day = _row_business_day(row, kind, channel, problems)
-        # Only a row that gives neither: one that gave a bad one has been told what is wrong with it.
-        if kind in (KIND_RATE, KIND_RATE_MODIFY) and not (row.channel or row.value or row.business_day):
-            problems.append(_("Give a value, a business day or both."))
-        if problems or target is None:
+        cell = _row_cell(row, names)
+        if cell is None:
             continue
-        key = (kind == KIND_AVAILABILITY, target.pk, channel.pk if channel else None, day)
+        key = (isinstance(cell.target, RoomType), cell.target.pk, cell.channel.pk if cell.channel else None, cell.day)
         if key in seen:
-            problems.append(_("Line %(line)s already gives this cell.") % {"line": seen[key]})
+            row.problems.append(_("Line %(line)s already gives this cell.") % {"line": seen[key]})
             continue
         seen[key] = row.line
-        package = kind != KIND_AVAILABILITY and target.model.type == RatePlanType.PACKAGE
-        cells.append(CsvCell(row, target, channel, day, value, business_day, package=package))
+        cells.append(cell)
     return cells
+
+
+@dataclass(frozen=True)
+class _Names:
+    """What a property's file may name: room types and rate plans by vendor id, open channels by hub
+    channel id, and the hub's window."""
+
+    room_types: dict
+    plans: dict
+    channels: dict
+    window: tuple
+
+    @classmethod
+    def of(cls, prop):
+        room_types = {room_type.vendor_id: room_type for room_type in RoomType.objects.filter(property=prop)}
+        for room_type in room_types.values():
+            room_type.property = prop
+        plans = {plan.vendor_id: plan for plan in rate_plans_of(prop)}
+        channels = {str(channel.channel_id): channel for channel in open_channels(prop)}
+        return cls(room_types, plans, channels, ari_window())
+
+
+def _row_cell(row, names):
+    """The cell a row gives, or None when the row has problems (recorded on it)."""
+    problems = row.problems
+    if row.extra:
+        problems.append(_("The line has more values than the header has columns."))
+    kind = row.kind.lower()
+    if kind not in ARI_CSV_KINDS:
+        problems.append(
+            _("Unknown kind “%(kind)s”: use one of %(kinds)s.") % {"kind": row.kind, "kinds": ", ".join(ARI_CSV_KINDS)}
+        )
+    target = _row_target(row, kind, names, problems)
+    channel = _row_channel(row, names, problems)
+    day = _row_date(row, names.window, problems)
+    value = _row_value(row, kind, channel, problems)
+    business_day = _row_business_day(row, kind, channel, problems)
+    # Only a row that gives neither: one that gave a bad one has been told what is wrong with it.
+    if kind in (KIND_RATE, KIND_RATE_MODIFY) and not (row.channel or row.value or row.business_day):
+        problems.append(_("Give a value, a business day or both."))
+    if problems or target is None:
+        return None
+    package = kind != KIND_AVAILABILITY and target.model.type == RatePlanType.PACKAGE
+    return CsvCell(row, target, channel, day, value, business_day, package=package)
+
+
+def _row_target(row, kind, names, problems):
+    """The room type (availability) or rate plan (rates) a row names."""
+    room_type = names.room_types.get(row.room_type)
+    if not row.room_type:
+        problems.append(_("Give the room type's vendor id."))
+    elif room_type is None:
+        problems.append(_unknown(row.room_type, _("Unknown room type “%(id)s” in this property.")))
+    if kind == KIND_AVAILABILITY and row.rate_plan:
+        problems.append(_("An availability row names no rate plan: leave rate_plan empty."))
+    if kind in (KIND_RATE, KIND_RATE_MODIFY):
+        return _rate_plan_of_row(row, kind, names.plans, room_type, problems)
+    return room_type
+
+
+def _row_channel(row, names, problems):
+    if not row.channel:
+        return None
+    channel = names.channels.get(row.channel)
+    if channel is None:
+        problems.append(_("Sales channel “%(id)s” is not open for this property.") % {"id": row.channel})
+    return channel
+
+
+def _row_date(row, window, problems):
+    day = _date(row.date)
+    first, last = window
+    if day is None:
+        problems.append(_("“%(date)s” is not a date: write it as YYYY-MM-DD.") % {"date": row.date})
+    elif not first <= day <= last:
+        problems.append(
+            _("%(date)s is outside the hub's window (%(first)s to %(last)s).")
+            % {"date": day, "first": first, "last": last}
+        )
+    return day
 
 
 def _unknown(vendor_id, message):

@@ -1,4 +1,5 @@
-"""The dates of rates and availability: the window the hub accepts, and ranges of days."""
+"""The dates of rates and availability: the window the hub accepts, ranges of days, and the months the
+grid offers."""
 
 import datetime
 from dataclasses import dataclass
@@ -48,3 +49,41 @@ def clamp_ranges(ranges, window):
 def ranges_of(dates):
     """The fewest ranges covering exactly these dates."""
     return merge_ranges(DateRange(day, day) for day in set(dates))
+
+
+def month_start(day: datetime.date) -> datetime.date:
+    """The first day of day's month."""
+    return day.replace(day=1)
+
+
+def month_end(first: datetime.date) -> datetime.date:
+    """The last day of the month that starts on first."""
+    return add_months(first, 1) - datetime.timedelta(days=1)
+
+
+def add_months(first: datetime.date, count: int) -> datetime.date:
+    """The first day of the month count months after (or before) the month starting on first."""
+    index = first.year * 12 + first.month - 1 + count
+    return datetime.date(index // 12, index % 12 + 1, 1)
+
+
+def grid_months(today: datetime.date | None = None) -> list[datetime.date]:
+    """The months the grid offers: from this month (Korea time) to the month of the hub window's last day."""
+    first, last = ari_window(today)
+    months, month = [], month_start(first)
+    while month <= last:
+        months.append(month)
+        month = add_months(month, 1)
+    return months
+
+
+def grid_month(value: str | None, today: datetime.date | None = None) -> datetime.date:
+    """The month a ?month=YYYY-MM parameter asks for, kept within grid_months (this month when absent or
+    unreadable)."""
+    months = grid_months(today)
+    try:
+        year, month = (int(part) for part in (value or "").split("-"))
+        wanted = datetime.date(year, month, 1)
+    except ValueError:
+        return months[0]
+    return min(max(wanted, months[0]), months[-1])

@@ -16,10 +16,11 @@ from ..channels.selectors import open_channels
 from ..content.names import display_name
 from .csv_parse import ARI_CSV_MAX_BYTES, ARI_VALUE_MAX, ari_csv_read
 from .dates import WINDOW_DAYS, DateRange
-from .grid import CellSeen
 from .models import RoomType, SalesChannel
-from .selectors import ari_cells_filter, rate_plans_of
-from .services import AriEdit, Operation, ari_edit_validate
+from .selectors.grid import CellSeen
+from .selectors.history import ari_cells_filter
+from .selectors.rates import rate_plans_of
+from .services.edits import AriEdit, Operation, ari_edit_validate
 
 OPERATION_LABELS = {
     Operation.SET: _("Set the rate (packages: the price guests pay)"),

@@ -6,12 +6,12 @@ from celery import shared_task
 
 from core.jobs import JobTask
 
-from .history import ari_history_purge
-from .imports import APPLY_TASK, CHECK_TASK, ari_import_apply, ari_import_check
+from .services.history import ari_history_purge
+from .services.imports import APPLY_TASK, CHECK_TASK, ari_import_apply, ari_import_check
 
 
 @shared_task(ignore_result=True)
-def ari_history_purge_task():
+def ari_history_purge_task() -> None:
     """Delete the history of rates and availability older than ARI_HISTORY_DAYS."""
     ari_history_purge()
 
@@ -28,12 +28,12 @@ IMPORT_TASK_OPTIONS = {
 
 
 @shared_task(name=CHECK_TASK, **IMPORT_TASK_OPTIONS)
-def ari_import_check_task(import_id):
+def ari_import_check_task(import_id: int) -> None:
     """Check every row of an uploaded rates and availability file (queued by the upload)."""
     ari_import_check(import_id=import_id)
 
 
 @shared_task(name=APPLY_TASK, **IMPORT_TASK_OPTIONS)
-def ari_import_apply_task(import_id):
+def ari_import_apply_task(import_id: int) -> None:
     """Apply the rows of a checked file that change, without the rows with errors."""
     ari_import_apply(import_id=import_id)

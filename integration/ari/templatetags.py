@@ -143,13 +143,7 @@ def rate_cell(cell, *, channel=None, can_edit=False):
     diff = ""
     if cell.package and stored is not None:
         diff = format_html('<small class="vh-diff">{}</small>', krw(stored, signed=True))
-        title = _("Standalone rate %(base)s, difference %(diff)s") % {
-            "base": krw(cell.base),
-            "diff": krw(stored, signed=True),
-        }
-        if cell.base is None:
-            classes.append("vh-nobase")
-            title = _("The standalone plan has no rate on this day.")
+        title = _package_title(cell, stored, classes)
     if not cell.open:
         title = f"{title} · {_('Closed for sale')}" if title else _("Closed for sale")
     title = _unsent(cell, classes, title)
@@ -160,6 +154,31 @@ def rate_cell(cell, *, channel=None, can_edit=False):
         data["base"] = cell.base
     content = format_html('<span class="vh-v">{}</span>{}{}', krw(shown), diff, closed)
     return _cell(cell_id("rp", cell.rate_plan, cell.day), classes, content, title=title, editable=editable, data=data)
+
+
+def _rate_shown(cell, channel, classes):
+    """(price shown, value stored, value to edit, title) of a rate cell; on a channel, its own price or
+    the common one (its class added to classes)."""
+    if channel is None:
+        return cell.price, cell.stored, cell.price, "" if cell.stored is not None else _("No rate")
+    if cell.override is not None:
+        classes.append("vh-override")
+        return cell.override_price, cell.override, cell.override_price, _("This channel's own price")
+    classes.append("vh-inherited")
+    title = _("The common price: this channel has none of its own")
+    return cell.price, cell.stored, cell.override_price, title
+
+
+def _package_title(cell, stored, classes):
+    """The title of a package's cell: its standalone rate and difference (or that it has no standalone
+    rate, its class added to classes)."""
+    if cell.base is None:
+        classes.append("vh-nobase")
+        return _("The standalone plan has no rate on this day.")
+    return _("Standalone rate %(base)s, difference %(diff)s") % {
+        "base": krw(cell.base),
+        "diff": krw(stored, signed=True),
+    }
 
 
 def allotment_cell(cell, *, channel=None, can_edit=False):

@@ -16,7 +16,8 @@ from bookings.api.serializers import BookingCreateSerializer
 from bookings.models import Booking
 from bookings.services import booking_create
 from integration.ari.dates import DateRange
-from integration.ari.services import AriEdit, Operation, ari_change_apply, ari_edit_plan
+from integration.ari.services.bulk import ari_change_apply
+from integration.ari.services.edits import AriEdit, Operation, ari_edit_plan
 from integration.channels.services import property_channels_refresh
 from integration.hub import endpoints
 from integration.hub.client import HubResponse

@@ -7,7 +7,7 @@ from django.conf import settings
 from playwright.sync_api import expect
 
 from core.dates import korea_today
-from integration.ari.grid import add_months, month_start
+from integration.ari.dates import add_months, month_start
 from integration.models import AriChangeSet, RatePlanDay, RoomTypeDay
 from tests.browser.login import second_factor
 from tests.factories import PASSWORD, PropertyFactory, member

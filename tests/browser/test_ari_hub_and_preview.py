@@ -10,9 +10,9 @@ import pytest
 from playwright.sync_api import expect
 
 from core.dates import korea_today
-from integration.ari.dates import DateRange
-from integration.ari.grid import add_months, month_start
-from integration.ari.services import AriEdit, Operation, ari_change_apply
+from integration.ari.dates import DateRange, add_months, month_start
+from integration.ari.services.bulk import ari_change_apply
+from integration.ari.services.edits import AriEdit, Operation
 from integration.models import AriChangeSource, AriDirtyRange, ResourceKind, SyncState
 from integration.sync.choices import SyncStatus
 from tests.browser.login import log_in

@@ -15,7 +15,8 @@ from core.dates import korea_today
 from golive.checklist import ARI_HORIZON_DAYS
 from hubsandbox import state as hub_state
 from integration.ari.dates import DateRange
-from integration.ari.services import AriEdit, Operation, ari_edit_apply
+from integration.ari.services.bulk import ari_edit_apply
+from integration.ari.services.edits import AriEdit, Operation
 from integration.content.services import content_saved
 from integration.hub.environments import HubEnvironment
 from licenses.choices import ReviewStatus

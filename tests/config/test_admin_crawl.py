@@ -33,7 +33,7 @@ from core.dates import korea_today
 from inbox.choices import EventKind
 from inbox.services import event_record
 from integration.ari.csv_export import ari_csv_export
-from integration.ari.imports import ari_import_check, ari_import_start
+from integration.ari.services.imports import ari_import_check, ari_import_start
 from integration.drift.choices import DriftCheckStatus
 from integration.models import (
     AriChangeSet,

@@ -15,7 +15,8 @@ from bookings.models import Booking, InboundCall
 from hubsandbox import sales
 from hubsandbox.models import SandboxRateplan, SandboxSale
 from integration.ari.dates import DateRange
-from integration.ari.services import AriEdit, Operation, ari_edit_apply
+from integration.ari.services.bulk import ari_edit_apply
+from integration.ari.services.edits import AriEdit, Operation
 from integration.models import RoomTypeDay
 from integration.sync.batch import sync_pending
 from tests.factories import PropertyFactory, hub_content

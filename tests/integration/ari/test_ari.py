@@ -8,15 +8,10 @@ from django.db import IntegrityError, transaction
 
 from core.dates import korea_today
 from integration.ari.dates import DateRange, ari_window, clamp_ranges, merge_ranges, ranges_of
-from integration.ari.inventory import NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
-from integration.ari.services import (
-    AriEdit,
-    Operation,
-    ari_edit_apply,
-    ari_edit_plan,
-    ari_edit_validate,
-    ari_mark_dirty,
-)
+from integration.ari.services.bulk import ari_edit_apply
+from integration.ari.services.edits import AriEdit, Operation, ari_edit_plan, ari_edit_validate
+from integration.ari.services.inventory import NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
+from integration.ari.services.push import ari_mark_dirty
 from integration.hub.payloads import MAX_ARI_ENTRIES, ari_runs, build_ari_bodies
 from integration.models import (
     AriDirtyRange,

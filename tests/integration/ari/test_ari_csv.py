@@ -11,9 +11,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from core.models import Job
-from integration.ari.csv_import import ari_csv_apply, ari_csv_plan
 from integration.ari.csv_parse import ARI_CSV_COLUMNS, ari_csv_read
-from integration.ari.imports import APPLY_TASK, CHECK_TASK, ari_import_apply, ari_import_check
+from integration.ari.services.csv_import import ari_csv_apply, ari_csv_plan
+from integration.ari.services.imports import APPLY_TASK, CHECK_TASK, ari_import_apply, ari_import_check
 from integration.models import (
     AriDirtyRange,
     AriImport,

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from core.dates import korea_today
-from integration.ari.grid import add_months, grid_months, month_end, month_start
+from integration.ari.dates import add_months, grid_months, month_end, month_start
 from integration.models import (
     AriDirtyRange,
     ChannelAvailDay,

@@ -12,13 +12,15 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from psycopg import errors
 
-from integration.ari import services
-from integration.ari.csv_import import ari_csv_apply
 from integration.ari.csv_parse import ari_csv_read
 from integration.ari.dates import DateRange
-from integration.ari.grid import AriCellStale, CellSeen, ari_cell_save
-from integration.ari.history import ari_change_set_undo, ari_undo_plan
-from integration.ari.services import AriEdit, AriStale, Operation, ari_change_apply, availability_far_above
+from integration.ari.selectors.grid import CellSeen
+from integration.ari.services import bulk
+from integration.ari.services.bulk import ari_change_apply
+from integration.ari.services.cells import AriCellStale, ari_cell_save
+from integration.ari.services.csv_import import ari_csv_apply
+from integration.ari.services.edits import AriEdit, AriStale, Operation, availability_far_above
+from integration.ari.services.history import ari_change_set_undo, ari_undo_plan
 from integration.ari.tasks import ari_history_purge_task
 from integration.models import (
     AriCellChange,
@@ -91,7 +93,7 @@ def test_a_bulk_edit_the_database_gave_up_to_a_deadlock_runs_again_whole(propert
     dates = [day(n) for n in range(1, 8)]
     fill_days(rows, dates, rate=100_000, modify=20_000, allotment=5)
     edit = AriEdit((DateRange(dates[0], dates[-1]),), Operation.INCREASE_PERCENT, 10, rate_plans=(standalone,))
-    apply_edit, attempts = services.ari_edit_apply, []
+    apply_edit, attempts = bulk.ari_edit_apply, []
 
     def deadlocked_once(*args, **kwargs):
         plan = apply_edit(*args, **kwargs)  # its cells written, then the database gives the transaction up
@@ -100,7 +102,7 @@ def test_a_bulk_edit_the_database_gave_up_to_a_deadlock_runs_again_whole(propert
             raise OperationalError("deadlock detected") from errors.DeadlockDetected()
         return plan
 
-    monkeypatch.setattr(services, "ari_edit_apply", deadlocked_once)
+    monkeypatch.setattr(bulk, "ari_edit_apply", deadlocked_once)
     plan, change_set = ari_change_apply(prop=property_a, edit=edit, source=AriChangeSource.BULK, user=staff_a)
 
     assert (len(attempts), len(plan.changed)) == (2, 7)

@@ -8,7 +8,8 @@ from django.db import transaction
 from core.dates import korea_today
 from hubsandbox import state as hub_state
 from integration.ari.dates import DateRange, ari_window
-from integration.ari.services import AriEdit, Operation, ari_edit_apply
+from integration.ari.services.bulk import ari_edit_apply
+from integration.ari.services.edits import AriEdit, Operation
 from integration.models import AriDirtyRange, SyncAttempt, SyncState
 from integration.sync.batch import sync_pending
 from tests.factories import PropertyFactory, hub_content

@@ -12,9 +12,9 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from core.dates import KOREA
-from integration.ari.dates import DateRange
-from integration.ari.grid import month_start
-from integration.ari.services import AriEdit, Operation, ari_change_apply, ari_derived_prices, ari_edit_plan
+from integration.ari.dates import DateRange, month_start
+from integration.ari.services.bulk import ari_change_apply
+from integration.ari.services.edits import AriEdit, Operation, ari_derived_prices, ari_edit_plan
 from integration.ari.templatetags import ari_date
 from integration.models import AriChangeSet, AriChangeSource, AriDirtyRange, ResourceKind, SyncState
 from integration.sync.choices import SyncStatus

@@ -11,7 +11,7 @@ from core.models import Job
 from hubsandbox import channels as hub_channels
 from hubsandbox import state
 from hubsandbox.models import SandboxOpenRequest
-from integration.ari.services import ari_mark_dirty
+from integration.ari.services.push import ari_mark_dirty
 from integration.channels.choices import ChannelStatus, RequestStatus
 from integration.channels.services import (
     REFRESH_PROPERTY_TASK,

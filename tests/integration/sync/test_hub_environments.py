@@ -13,7 +13,8 @@ from django.utils.translation import gettext
 from hubsandbox import state as hub_state
 from hubsandbox.models import SandboxProperty
 from integration.ari.dates import DateRange
-from integration.ari.services import AriEdit, Operation, ari_edit_apply
+from integration.ari.services.bulk import ari_edit_apply
+from integration.ari.services.edits import AriEdit, Operation
 from integration.catalog.models import CatalogSnapshot
 from integration.catalog.services import catalog_refresh
 from integration.content.services import content_saved

@@ -1,38 +1,37 @@
 """A rates and availability CSV import as durable jobs on the bulk queue: the upload records the file
-(AriImport) and queues its check; the check marks every row (integration.ari.csv_import's dry run) with
+(AriImport) and queues its check; the check marks every row (integration.ari.services.csv_import's dry run) with
 its progress on the row, and keeps the lines with errors or changes (AriImportLine) for the paged lists
 and the error file; the apply writes the rows that change, without the rows with errors, in one
 transaction. A large file (8 MB, some 165,000 rows) thus never holds a request, and a bad row no longer
 blocks the others."""
 
 import json
-import re
 import time
+from collections.abc import Callable
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from core.csv_files import CsvLines
 from core.jobs import job_queue
 
+from ...content.models import Property
+from ..csv_parse import ARI_CSV_COLUMNS, AriCsvRow, AriRowStatus, ari_csv_read
+from ..models import AriImport, AriImportLine, AriImportStatus
 from .csv_import import AriCsvPlan, ari_csv_apply, ari_csv_plan
-from .csv_parse import ARI_CSV_COLUMNS, ARI_CSV_IGNORED, AriRowStatus, ari_csv_read
-from .models import AriImport, AriImportLine, AriImportStatus
+from .edits import User
 
 CHECK_TASK = "integration.ari.tasks.ari_import_check_task"
 APPLY_TASK = "integration.ari.tasks.ari_import_apply_task"
-#: The columns of the error file: the file's own, then where the line was and what is wrong with it. An
-#: import ignores the last two, so the corrected file uploads again as it is.
-ARI_ERROR_COLUMNS = (*ARI_CSV_COLUMNS, *ARI_CSV_IGNORED)
 #: Lines stored per statement.
 LINES_BATCH = 2000
 #: The least time between two progress steps written (a step costs a statement).
 PROGRESS_SECONDS = 0.5
 
 
-def ari_import_start(*, property, user, file_name, text, language):
+def ari_import_start(*, property: Property, user: User | None, file_name: str, text: str, language: str) -> AriImport:
     """Record the uploaded file (its text, already read without error as a whole) and queue its check,
     in the caller's transaction. Returns the AriImport."""
     with transaction.atomic():
@@ -43,12 +42,12 @@ def ari_import_start(*, property, user, file_name, text, language):
     return ari_import
 
 
-def _progress_save(import_id, **fields):
+def _progress_save(import_id: int, **fields: Any) -> None:
     # Outside the job's work, committed at once: the page reads it while the job goes on.
     AriImport.objects.filter(pk=import_id).update(**fields)
 
 
-def ari_import_check(*, import_id):
+def ari_import_check(*, import_id: int) -> AriImport:
     """The check job: every row of the file marked change, unchanged or error, with its progress recorded
     as it goes (reading the file, checking the rows, keeping the listed lines); the counts, the lines with
     errors or changes and the fingerprint of the rows without errors are kept. A file unusable as a whole
@@ -75,11 +74,11 @@ def ari_import_check(*, import_id):
 READ_SHARE, PLAN_SHARE = 0.15, 0.55
 
 
-def _reporter(pk):
+def _reporter(pk: int) -> Callable[[float], None]:
     """progress(share from 0 to 1): written at most every PROGRESS_SECONDS."""
     last = [time.monotonic()]
 
-    def progress(share):
+    def progress(share: float) -> None:
         if time.monotonic() - last[0] >= PROGRESS_SECONDS:
             last[0] = time.monotonic()
             _progress_save(pk, permille=int(1000 * share))
@@ -87,7 +86,7 @@ def _reporter(pk):
     return progress
 
 
-def _check(ari_import):
+def _check(ari_import: AriImport) -> AriImport:
     pk = ari_import.pk
     progress = _reporter(pk)
     _progress_save(pk, status=AriImportStatus.CHECKING, permille=0, rows=0)
@@ -125,12 +124,12 @@ def _check(ari_import):
     return ari_import
 
 
-def _fingerprint(rows):
+def _fingerprint(rows: list[AriCsvRow]) -> str:
     """What the check showed of the rows without errors: the apply compares what they show then."""
     return AriCsvPlan(rows=[row for row in rows if row.status != AriRowStatus.ERROR]).fingerprint()
 
 
-def ari_import_apply_start(*, ari_import):
+def ari_import_apply_start(*, ari_import: AriImport) -> bool:
     """Queue the apply of a checked import whose rows change something. Returns False when it is not
     (any more) such an import: applied meanwhile, or being checked again."""
     with transaction.atomic():
@@ -142,7 +141,7 @@ def ari_import_apply_start(*, ari_import):
     return bool(taken)
 
 
-def ari_import_apply(*, import_id):
+def ari_import_apply(*, import_id: int) -> AriImport:
     """The apply job: the rows that change, without the rows with errors, written in one transaction as
     one change (a CSV import of the file by its uploader). When those rows read otherwise than at the
     check (someone changed those days since, or a row has an error now), nothing is written: the import
@@ -159,7 +158,7 @@ def ari_import_apply(*, import_id):
             raise
 
 
-def _apply(import_id):
+def _apply(import_id: int) -> AriImport:
     with transaction.atomic():
         ari_import = (
             AriImport.objects.select_for_update(of=("self",)).select_related("property", "user").get(pk=import_id)
@@ -189,25 +188,3 @@ def _apply(import_id):
         ari_import.finished_at = timezone.now()
         ari_import.save(update_fields=["status", "change_set", "content", "finished_at"])
     return ari_import
-
-
-def ari_import_lines(ari_import, *, errors):
-    """The import's lines with errors (errors=True) or that change something, in the file's order."""
-    return AriImportLine.objects.filter(ari_import=ari_import, error=errors).order_by("line")
-
-
-_WHOLE_NUMBER = re.compile(r"[+-]?\d+")
-
-
-def ari_import_error_file(ari_import):
-    """The lines with errors as a CSV file (lines of text, streamed): the file's columns as written (a
-    whole number as a number, so a spreadsheet keeps a negative difference a number), then source_line
-    and error. Once corrected it uploads again as it is (an import ignores the last two columns)."""
-    writer = CsvLines()
-    yield "\ufeff" + writer.line(ARI_ERROR_COLUMNS)  # the BOM: spreadsheet programs then read Korean
-    value = ARI_CSV_COLUMNS.index("value")
-    for line in ari_import_lines(ari_import, errors=True).iterator(chunk_size=2000):
-        cells = line.values()
-        if _WHOLE_NUMBER.fullmatch(cells[value]):
-            cells[value] = int(cells[value])
-        yield writer.line([*cells, line.line, " ".join(line.details.splitlines())])

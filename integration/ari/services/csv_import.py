@@ -1,30 +1,30 @@
 """Importing a rates and availability CSV file (the format: integration.ari.csv_parse): a dry run that
 marks every row change, unchanged or error with the reasons, then the apply in one transaction through
-the same edits as the grid (integration.ari.services)."""
+the same edits as the grid (integration.ari.services.edits and bulk)."""
 
+import datetime
 import hashlib
 import json
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from ..content.models import RoomType
-from .csv_parse import AriRowStatus, ari_csv_cells
-from .dates import ranges_of
-from .models import AriChangeSource, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
-from .selectors import standalone_rates
-from .services import (
-    AriEdit,
-    Operation,
-    ari_change_set_finish,
-    ari_change_set_start,
-    ari_edit_apply,
-    ari_edit_plan,
-    ari_edit_validate,
-)
+from ...channels.models import SalesChannel
+from ...content.models import Property, RatePlan, RoomType
+from ..csv_parse import AriCsvRow, AriRowStatus, CsvCell, ari_csv_cells
+from ..dates import ranges_of
+from ..models import AriChangeSet, AriChangeSource, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
+from ..selectors.rates import standalone_rates
+from .bulk import ari_change_set_finish, ari_change_set_start, ari_edit_apply
+from .edits import AriEdit, AriPlan, CellChange, CellValue, Operation, User, ari_edit_plan, ari_edit_validate
+
+#: progress(share done, 0 to 1).
+Progress = Callable[[float], None]
 
 
 @dataclass
@@ -32,23 +32,23 @@ class AriCsvPlan:
     """Every row's status, and the edits that apply the changes (in order, in one transaction); once
     applied, the change they were recorded as."""
 
-    rows: list
-    steps: list = field(default_factory=list, repr=False)
+    rows: list[AriCsvRow]
+    steps: list[AriEdit] = field(default_factory=list, repr=False)
     applied: bool = False
-    change_set: object = None
+    change_set: AriChangeSet | None = None
     #: Why the apply failed although the plan had no error (the data changed in between).
     error: str = ""
     #: Not applied: the rows no longer show what the preview showed (someone changed those days since).
     stale: bool = False
 
     @property
-    def has_errors(self):
+    def has_errors(self) -> bool:
         return bool(self.error) or any(row.status == AriRowStatus.ERROR for row in self.rows)
 
-    def count(self, status):
+    def count(self, status: str) -> int:
         return sum(1 for row in self.rows if row.status == status)
 
-    def fingerprint(self):
+    def fingerprint(self) -> str:
         """A digest of what the preview shows of every row (status, reasons, old and new values): the
         apply compares it with the preview's, so that it never writes over a change made after that
         preview without showing it first."""
@@ -56,19 +56,26 @@ class AriCsvPlan:
         return hashlib.sha256(json.dumps(shown).encode()).hexdigest()
 
     @property
-    def counts(self):
+    def counts(self) -> dict[str, int]:
         """{status: number of rows}, every status present."""
         return {status: self.count(status) for status in AriRowStatus.values}
 
 
-def ari_csv_plan(prop, rows, *, progress=None):
+def ari_csv_plan(prop: Property, rows: Iterable[AriCsvRow], *, progress: Progress | None = None) -> AriCsvPlan:
     """The dry run: every row of prop's file marked change, unchanged or error (with the reasons and the
     old and new values); nothing is written. progress(share done, 0 to 1), when given, is called often as
     the work goes (reading the rows is the first half, planning the edits the second)."""
     return _plan(prop, list(rows), progress=progress)
 
 
-def ari_csv_apply(prop, rows, *, user=None, file_name="", expected=None):
+def ari_csv_apply(
+    prop: Property,
+    rows: Iterable[AriCsvRow],
+    *,
+    user: User | None = None,
+    file_name: str = "",
+    expected: str | None = None,
+) -> AriCsvPlan:
     """Plan the rows again against the current data and, when no row has an error, apply every change in
     one transaction (plan.applied), recorded as one change (a CSV import of file_name by user); with any
     error row nothing is written, nor when expected (the fingerprint of the preview the user saw) no
@@ -95,7 +102,7 @@ def ari_csv_apply(prop, rows, *, user=None, file_name="", expected=None):
     return plan
 
 
-def _plan(prop, rows, *, progress=None):
+def _plan(prop: Property, rows: list[AriCsvRow], *, progress: Progress | None = None) -> AriCsvPlan:
     for row in rows:
         row.problems, row.changes, row.status = [], [], AriRowStatus.ERROR
     report = progress or (lambda share: None)
@@ -115,20 +122,20 @@ def _plan(prop, rows, *, progress=None):
     return AriCsvPlan(rows=rows, steps=steps)
 
 
-class _Steps(list):
+class _Steps(list[AriEdit]):
     """The edits of a plan, in order; counts the cells planned, for the progress."""
 
-    def __init__(self, progress):
+    def __init__(self, progress: Callable[[int], None]) -> None:
         super().__init__()
         self.progress, self.planned = progress, 0
 
-    def add(self, edit, cells):
+    def add(self, edit: AriEdit, cells: Sequence[CsvCell]) -> None:
         self.append(edit)
         self.planned += len(cells)
         self.progress(self.planned)
 
 
-def _load_old_values(prop, cells):
+def _load_old_values(prop: Property, cells: list[CsvCell]) -> None:
     """The stored value of each cell (and business day of each common rate cell): four queries over the
     file's dates."""
     if not cells:
@@ -146,56 +153,76 @@ def _load_old_values(prop, cells):
             "room_type_id", "date", "allotment"
         )
     }
-    channel_rates, caps = {}, {}
-    if any(cell.channel for cell in cells):
-        channel_rates = {
-            (plan_id, channel_id, day): rate if rate is not None else modify
-            for plan_id, channel_id, day, rate, modify in ChannelRateDay.objects.filter(
-                rate_plan__property=prop, **span
-            ).values_list("rate_plan_id", "channel_id", "date", "rate", "rate_modify")
-        }
-        caps = {
-            (room_type_id, channel_id, day): cap
-            for room_type_id, channel_id, day, cap in ChannelAvailDay.objects.filter(
-                room_type__property=prop, **span
-            ).values_list("room_type_id", "channel_id", "date", "cap")
-        }
+    channel_values = _channel_values(prop, span) if any(cell.channel for cell in cells) else ({}, {})
     for cell in cells:
-        availability = isinstance(cell.target, RoomType)
-        if cell.channel is not None:
-            key = (cell.target.pk, cell.channel.pk, cell.day)
-            cell.old = (caps if availability else channel_rates).get(key)
-        elif availability:
-            cell.old = allotments.get((cell.target.pk, cell.day))
-        else:
-            rate, modify, business_day = rate_days.get((cell.target.pk, cell.day), (None, None, None))
-            cell.old = modify if cell.package else rate
-            cell.old_business_day = business_day
+        _set_old(cell, rate_days, allotments, *channel_values)
 
 
-def _fmt(value, *, signed=False):
+def _channel_values(
+    prop: Property, span: dict[str, datetime.date]
+) -> tuple[dict[Any, int | None], dict[Any, int | None]]:
+    """The channels' own values over span: {(rate plan id, channel id, date): rate or difference},
+    {(room type id, channel id, date): cap}."""
+    channel_rates = {
+        (plan_id, channel_id, day): rate if rate is not None else modify
+        for plan_id, channel_id, day, rate, modify in ChannelRateDay.objects.filter(
+            rate_plan__property=prop, **span
+        ).values_list("rate_plan_id", "channel_id", "date", "rate", "rate_modify")
+    }
+    caps = {
+        (room_type_id, channel_id, day): cap
+        for room_type_id, channel_id, day, cap in ChannelAvailDay.objects.filter(
+            room_type__property=prop, **span
+        ).values_list("room_type_id", "channel_id", "date", "cap")
+    }
+    return channel_rates, caps
+
+
+def _set_old(
+    cell: CsvCell,
+    rate_days: Mapping[Any, tuple[int | None, int | None, bool | None]],
+    allotments: Mapping[Any, int],
+    channel_rates: Mapping[Any, int | None],
+    caps: Mapping[Any, int | None],
+) -> None:
+    """Set cell's stored value (and business day) from the values read."""
+    availability = isinstance(cell.target, RoomType)
+    if cell.channel is not None:
+        key = (cell.target.pk, cell.channel.pk, cell.day)
+        cell.old = (caps if availability else channel_rates).get(key)
+    elif availability:
+        cell.old = allotments.get((cell.target.pk, cell.day))
+    else:
+        rate, modify, business_day = rate_days.get((cell.target.pk, cell.day), (None, None, None))
+        cell.old = modify if cell.package else rate
+        cell.old_business_day = business_day
+
+
+def _fmt(value: int | None, *, signed: bool = False) -> str:
     if value is None:
         return "—"
     return f"{value:+,}" if signed else f"{value:,}"
 
 
-def _yes_no(value):
+def _yes_no(value: CellValue) -> str:
     if value is None:
         return "—"
     return _("open") if value else _("closed")
 
 
-def _describe(label, *, signed=False, show=None):
+def _describe(
+    label: str, *, signed: bool = False, show: Callable[[Any], str] | None = None
+) -> Callable[[CellChange], str]:
     """A function describing one CellChange of a row, e.g. "rate: 100,000 → 120,000"."""
     show = show or (lambda value: _fmt(value, signed=signed))
 
-    def describe(change):
+    def describe(change: CellChange) -> str:
         return _("%(what)s: %(old)s → %(new)s") % {"what": label, "old": show(change.old), "new": show(change.new)}
 
     return describe
 
 
-def _group(cells, key):
+def _group(cells: Iterable[CsvCell], key: Callable[[CsvCell], Any]) -> dict[Any, list[CsvCell]]:
     """{key(cell): [cells]}, in the order of the file."""
     groups = defaultdict(list)
     for cell in cells:
@@ -203,7 +230,15 @@ def _group(cells, key):
     return groups
 
 
-def _edit(cells, operation, value, *, rate_plans=(), room_types=(), channel=None):
+def _edit(
+    cells: Iterable[CsvCell],
+    operation: str,
+    value: int | None,
+    *,
+    rate_plans: tuple[RatePlan, ...] = (),
+    room_types: tuple[RoomType, ...] = (),
+    channel: SalesChannel | None = None,
+) -> AriEdit:
     """The edit of integration.ari that sets the cells' days of one target. A file's rooms to sell are
     taken as confirmed: the file was written on purpose, and its preview lists every change."""
     return AriEdit(
@@ -217,7 +252,9 @@ def _edit(cells, operation, value, *, rate_plans=(), room_types=(), channel=None
     )
 
 
-def _attach(cells, plan, describe, edit=None):
+def _attach(
+    cells: Iterable[CsvCell], plan: AriPlan, describe: Callable[[CellChange], str], edit: AriEdit | None = None
+) -> None:
     """Record a plan's cell changes and errors (and the edit's own errors) on the rows of cells."""
     by_cell = {(change.target.pk, change.date): change for change in plan.changes}
     errors = [str(message) for message in ari_edit_validate(edit).values()] if edit is not None else []
@@ -232,14 +269,29 @@ def _attach(cells, plan, describe, edit=None):
             cell.row.changes.append(describe(change))
 
 
-def _plan_edit(cells, steps, describe, operation, value, **targets):
+def _plan_edit(
+    cells: Sequence[CsvCell],
+    steps: _Steps,
+    describe: Callable[[CellChange], str],
+    operation: str,
+    value: int | None,
+    **targets: Any,
+) -> None:
     """Plan one edit of integration.ari for cells, and add its apply to the steps."""
     edit = _edit(cells, operation, value, **targets)
     _attach(cells, ari_edit_plan(edit), describe, edit)
     steps.add(edit, cells)
 
 
-def _plan_clear(cells, steps, describe, *, channel, rate_plans=(), room_types=()):
+def _plan_clear(
+    cells: Sequence[CsvCell],
+    steps: _Steps,
+    describe: Callable[[CellChange], str],
+    *,
+    channel: SalesChannel | None,
+    rate_plans: tuple[RatePlan, ...] = (),
+    room_types: tuple[RoomType, ...] = (),
+) -> None:
     """Plan clearing a channel's own values on the cells' days, and add it to the steps."""
     edit = AriEdit(
         ranges=tuple(ranges_of(cell.day for cell in cells)),
@@ -252,7 +304,7 @@ def _plan_clear(cells, steps, describe, *, channel, rate_plans=(), room_types=()
     steps.add(edit, cells)
 
 
-def _plan_availability(cells, steps):
+def _plan_availability(cells: list[CsvCell], steps: _Steps) -> None:
     changed = [cell for cell in cells if isinstance(cell.target, RoomType) and cell.value != cell.old]
     for (room_type, channel, value), group in _group(
         changed, lambda cell: (cell.target, cell.channel, cell.value)
@@ -268,16 +320,23 @@ def _plan_availability(cells, steps):
             _plan_edit(group, steps, describe, Operation.SET_AVAILABILITY, value, **targets)
 
 
-def _plan_rates(cells, steps):
+def _plan_rates(cells: list[CsvCell], steps: _Steps) -> None:
     rates = [cell for cell in cells if not isinstance(cell.target, RoomType)]
     # Business days first: they depend on no rate.
+    _plan_business_days(rates, steps)
+    changed = [cell for cell in rates if cell.value != cell.old and (cell.value is not None or cell.channel)]
+    _plan_standalone_rates([cell for cell in changed if not cell.package], steps)
+    _plan_packages(rates, [cell for cell in changed if cell.package], steps)
+
+
+def _plan_business_days(rates: list[CsvCell], steps: _Steps) -> None:
     business = [cell for cell in rates if cell.business_day is not None and cell.business_day != cell.old_business_day]
     describe = _describe(_("open for sale"), show=_yes_no)
     for (plan, open_), group in _group(business, lambda cell: (cell.target, cell.business_day)).items():
         _plan_edit(group, steps, describe, Operation.OPEN if open_ else Operation.CLOSE, None, rate_plans=(plan,))
 
-    changed = [cell for cell in rates if cell.value != cell.old and (cell.value is not None or cell.channel)]
-    standalone = [cell for cell in changed if not cell.package]
+
+def _plan_standalone_rates(standalone: list[CsvCell], steps: _Steps) -> None:
     for (plan, channel, value), group in _group(
         standalone, lambda cell: (cell.target, cell.channel, cell.value)
     ).items():
@@ -286,15 +345,29 @@ def _plan_rates(cells, steps):
             _plan_clear(group, steps, _describe(label), channel=channel, rate_plans=(plan,))
         else:
             _plan_edit(group, steps, _describe(label), Operation.SET, value, rate_plans=(plan,), channel=channel)
-    _plan_packages(rates, [cell for cell in changed if cell.package], steps)
 
 
-def _plan_packages(rates, packages, steps):
+def _plan_packages(rates: list[CsvCell], packages: list[CsvCell], steps: _Steps) -> None:
     """Package cells, planned last. The file gives their difference; the edit takes the price guests pay,
     which is the difference plus the standalone rate as it will be once the file's rates are written (the
     steps apply the standalone rates first, so the edit stores exactly the file's difference)."""
     if not packages:
         return
+    groups = _package_groups(packages, _package_bases(rates, packages))
+    for (plan, channel, price), group in groups.items():
+        if price is None:
+            describe = _describe(_("channel difference"), signed=True)
+            _plan_clear(group, steps, describe, channel=channel, rate_plans=(plan,))
+            continue
+        edit = _edit(group, Operation.SET, price, rate_plans=(plan,), channel=channel)
+        errors = [str(message) for message in ari_edit_validate(edit).values()]
+        for cell in group:
+            cell.row.problems.extend(errors)
+        steps.add(edit, group)
+
+
+def _package_bases(rates: list[CsvCell], packages: list[CsvCell]) -> dict[tuple[int, datetime.date], int]:
+    """The standalone rates the packages stand on once the file's rates are written."""
     bases = standalone_rates(
         {cell.target.room_type_id for cell in packages},
         min(cell.day for cell in packages),
@@ -303,7 +376,14 @@ def _plan_packages(rates, packages, steps):
     for cell in rates:
         if not cell.package and cell.channel is None and cell.value is not None and not cell.row.problems:
             bases[(cell.target.room_type_id, cell.day)] = cell.value
-    groups = defaultdict(list)
+    return bases
+
+
+def _package_groups(
+    packages: list[CsvCell], bases: dict[tuple[int, datetime.date], int]
+) -> dict[tuple[RatePlan, SalesChannel | None, int | None], list[CsvCell]]:
+    """{(plan, channel, price or None to clear): cells}, each cell's change or problem recorded on its row."""
+    groups: dict[tuple[RatePlan, SalesChannel | None, int | None], list[CsvCell]] = defaultdict(list)
     for cell in packages:
         if cell.value is None:  # a channel's own difference cleared
             groups[(cell.target, cell.channel, None)].append(cell)
@@ -319,23 +399,16 @@ def _plan_packages(rates, packages, steps):
             )
         else:
             groups[(cell.target, cell.channel, base + cell.value)].append(cell)
-            label = _("difference") if cell.channel is None else _("channel difference")
-            cell.row.changes.append(
-                _("%(what)s: %(old)s → %(new)s (price %(price)s)")
-                % {
-                    "what": label,
-                    "old": _fmt(cell.old, signed=True),
-                    "new": _fmt(cell.value, signed=True),
-                    "price": _fmt(base + cell.value),
-                }
-            )
-    for (plan, channel, price), group in groups.items():
-        if price is None:
-            describe = _describe(_("channel difference"), signed=True)
-            _plan_clear(group, steps, describe, channel=channel, rate_plans=(plan,))
-            continue
-        edit = _edit(group, Operation.SET, price, rate_plans=(plan,), channel=channel)
-        errors = [str(message) for message in ari_edit_validate(edit).values()]
-        for cell in group:
-            cell.row.problems.extend(errors)
-        steps.add(edit, group)
+            cell.row.changes.append(_package_change(cell, base + cell.value))
+    return groups
+
+
+def _package_change(cell: CsvCell, price: int) -> str:
+    """What a package cell changes, e.g. "difference: +10,000 → +20,000 (price 120,000)"."""
+    label = _("difference") if cell.channel is None else _("channel difference")
+    return _("%(what)s: %(old)s → %(new)s (price %(price)s)") % {
+        "what": label,
+        "old": _fmt(cell.old, signed=True),
+        "new": _fmt(cell.value, signed=True),
+        "price": _fmt(price),
+    }
