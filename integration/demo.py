@@ -27,7 +27,7 @@ from .channels.services import (
 )
 from .content.choices import RatePlanType
 from .content.models import Property, RatePlan, RatePlanModel, RoomType
-from .sync.outbox import sync_mark_changed
+from .sync.services.outbox import sync_mark_changed
 
 DEMO_ADMIN_USERNAME = "admin"
 DEMO_PROPERTY = {

@@ -21,7 +21,7 @@ from integration.hub.client import HubError, get_hub_client
 from integration.hub.payloads import parse_license_detail, parse_license_result
 from integration.hub.selectors import hub_environment_active
 from integration.models import Property, ResourceKind, SyncState
-from integration.sync.outbox import sync_mark_changed, sync_request
+from integration.sync.services.outbox import sync_mark_changed, sync_request
 
 from . import selectors
 from .choices import ReviewStatus

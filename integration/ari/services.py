@@ -19,7 +19,7 @@ from core.transactions import retried_on_conflict
 from ..content.choices import RatePlanType
 from ..content.models import RatePlan, RoomType
 from ..sync.models import ResourceKind
-from ..sync.outbox import sync_state_bump_statement, sync_state_bumped, sync_state_changed, sync_state_ensure
+from ..sync.services.outbox import sync_state_bump_statement, sync_state_bumped, sync_state_changed, sync_state_ensure
 from .dates import ari_window, merge_ranges, ranges_of
 from .models import (
     AriCellChange,

@@ -31,7 +31,7 @@ from ..hub.payloads import (
 )
 from ..sync.choices import SyncStatus
 from ..sync.models import ResourceKind, SyncState
-from ..sync.outbox import sync_mark_changed
+from ..sync.services.outbox import sync_mark_changed
 from . import selectors
 from .choices import ChannelStatus, RequestStatus
 from .models import ChannelOpenRequest, PropertyChannel, SalesChannel

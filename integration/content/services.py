@@ -4,7 +4,7 @@ from django.db import transaction
 
 from ..access.choices import MembershipRole
 from ..access.services import membership_grant
-from ..sync.outbox import sync_mark_changed
+from ..sync.services.outbox import sync_mark_changed
 from .models import Property
 
 

@@ -21,8 +21,8 @@ from ..content.resources import path_params
 from ..hub import endpoints
 from ..hub.client import HubError, HubHTTPError, get_hub_client
 from ..sync.models import ResourceKind, SyncState
-from ..sync.outbox import sync_state_resend
 from ..sync.resources import RESOURCES
+from ..sync.services.outbox import sync_state_resend
 from .choices import DriftCheckStatus
 from .compare import body_differences
 from .models import DriftCheck, DriftDifference

@@ -9,9 +9,9 @@ from celery import shared_task
 from core.jobs import JobTask
 from core.leases import retried_if_database_lost
 
-from .outbox import sync_attempts_purge, sync_sweep
-from .sender import send_time_limits, sync_send
-from .switch import sync_switch_publish
+from .services.outbox import sync_attempts_purge, sync_sweep
+from .services.sender import send_time_limits, sync_send
+from .services.switch import sync_switch_publish
 
 _SEND_SOFT_LIMIT, _SEND_HARD_LIMIT = send_time_limits()
 

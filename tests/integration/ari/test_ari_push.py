@@ -10,7 +10,7 @@ from hubsandbox import state as hub_state
 from integration.ari.dates import DateRange, ari_window
 from integration.ari.services import AriEdit, Operation, ari_edit_apply
 from integration.models import AriDirtyRange, SyncAttempt, SyncState
-from integration.sync.batch import sync_pending
+from integration.sync.services.batch import sync_pending
 from tests.factories import PropertyFactory, hub_content
 from tests.hub_fixtures import all_synced, wait_until
 from tests.integration.ari.factories import SalesChannelFactory

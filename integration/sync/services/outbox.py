@@ -5,7 +5,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
@@ -14,11 +13,12 @@ from core.periodic import for_each_row
 from core.queue import queue_after_commit
 from core.retention import purge_older_than
 
-from ..content.models import Property
-from ..hub.selectors import hub_environment_active
-from .choices import SyncStatus
-from .models import SyncAttempt, SyncState
-from .resources import KIND_OF_MODEL
+from ...content.models import Property
+from ...hub.selectors import hub_environment_active
+from ..choices import SyncStatus
+from ..models import SyncAttempt, SyncState
+from ..resources import KIND_OF_MODEL
+from ..sql import state_bump, state_bump_statement, states_queued
 
 logger = logging.getLogger(__name__)
 
@@ -69,28 +69,17 @@ def sync_state_changed(state):
 
 def sync_state_id_changed(state_id):
     """sync_state_changed for the outbox row of this id."""
-    bump, params = sync_state_bump_statement("id = %s", [state_id])
-    with connection.cursor() as cursor:
-        cursor.execute(bump, params)
-        (_id, claimed) = cursor.fetchone()
-    sync_state_bumped(state_id, claimed=claimed)
+    now = timezone.now()
+    sync_state_bumped(state_id, claimed=state_bump(state_id, now=now, stale=now - QUEUE_GRACE))
 
 
 def sync_state_bump_statement(where, params):
-    """The statement of sync_state_changed for the outbox row matching where (SQL over its columns, with
-    params), and its params: one UPDATE, as every booking's hold runs it on its room type's row, with the
-    version bump and the claim sync_queue makes (unless a send is queued already), RETURNING the row's
-    id and whether this change claimed the send; pass them to sync_state_bumped. A caller may run it
-    inside a statement of its own (a data-modifying WITH on PostgreSQL), saving a round trip."""
+    """The statement of sync_state_changed for the outbox rows matching where (SQL over their columns, with
+    params), and its params (integration.sync.sql.state_bump_statement): one UPDATE, as every booking's
+    hold runs it on its room type's row, RETURNING the row's id and whether this change claimed the send;
+    pass them to sync_state_bumped."""
     now = timezone.now()
-    stale_param, now_param = (connection.ops.adapt_datetimefield_value(moment) for moment in (now - QUEUE_GRACE, now))
-    statement = (
-        f"UPDATE {SyncState._meta.db_table} SET version = version + 1, status = %s, failures = 0,"  # noqa: S608
-        " next_attempt_at = NULL, pending_since = COALESCE(pending_since, %s),"
-        " queued_at = CASE WHEN queued_at IS NULL OR queued_at < %s THEN %s ELSE queued_at END"
-        f" WHERE {where} RETURNING id, queued_at = %s AS claimed"
-    )
-    return statement, [SyncStatus.PENDING, now_param, stale_param, now_param, *params, now_param]
+    return state_bump_statement(where, params, now=now, stale=now - QUEUE_GRACE)
 
 
 def sync_state_bumped(state_id, *, claimed):
@@ -137,12 +126,7 @@ def sync_queue_waiting(rows):
         .values("pk")
     )
     select, params = waiting.query.sql_with_params()
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {SyncState._meta.db_table} SET queued_at = %s WHERE id IN ({select}) RETURNING id",  # noqa: S608
-            [connection.ops.adapt_datetimefield_value(now), *params],
-        )
-        queued = [state_id for (state_id,) in cursor.fetchall()]
+    queued = states_queued(select, params, now=now)
     for state_id in queued:
         _publish_on_commit(state_id, 0)
     return queued
@@ -216,23 +200,14 @@ def _probe(now):
 def sync_retries_now(environment):
     """The hub of environment answers again: queue at once every row of it waiting for a retry, in
     statements of RETRIES_BATCH rows. Returns how many."""
-    table = SyncState._meta.db_table
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    now = timezone.now()
     waiting = SyncState.objects.filter(
         environment=environment, status=SyncStatus.PENDING, next_attempt_at__isnull=False
     ).order_by()
     select, params = waiting.values("pk")[:RETRIES_BATCH].query.sql_with_params()
     queued = 0
     while True:
-        with connection.cursor() as cursor:
-            # The condition again outside the sub-select: rows another sender brought forward meanwhile
-            # are left out once their lock is released.
-            cursor.execute(
-                f"UPDATE {table} SET next_attempt_at = NULL, queued_at = %s"  # noqa: S608
-                f" WHERE id IN ({select}) AND next_attempt_at IS NOT NULL RETURNING id",
-                [now, *params],
-            )
-            batch = [state_id for (state_id,) in cursor.fetchall()]
+        batch = states_queued(select, params, now=now, retried=True)
         if not batch:
             break
         for state_id in batch:

@@ -7,11 +7,11 @@ benchmark) who wants everything pending, or a full resync, sent now and a summar
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..content.models import Property
-from .choices import SyncStatus
-from .models import SyncState
+from ...content.models import Property
+from ..choices import SyncStatus
+from ..models import SyncState
+from ..resources import RESOURCES
 from .outbox import sync_state_ensure
-from .resources import RESOURCES
 from .sender import Outcome, sync_send
 
 
@@ -49,20 +49,36 @@ def sync_pending(*, full=False, property=None, progress=None):
     """
     if full:
         sync_states_ensure_all(property=property)
+    state_ids = _planned(full=full, property=property)
+    outcomes = _send_all(state_ids, full=full, progress=progress)
+    summary = SyncSummary()
+    for state_id in state_ids:
+        summary.counts[outcomes[state_id]] += 1
+        if outcomes[state_id] is Outcome.FAILED:
+            summary.failures.append(_failed_send(state_id))
+    return summary
+
+
+def _planned(*, full, property):
+    """The ids of the rows a batch sends (every row with full, else the pending ones; of property), parents
+    first across the whole batch, so a child never waits for a parent sent later in the run."""
     rows = SyncState.objects.all() if full else SyncState.objects.filter(status=SyncStatus.PENDING)
     if property is not None:
         rows = rows.filter(property=property)
-    # Parents first across the whole batch, so a child never waits for a parent sent later in the run.
     planned = sorted(
         rows.values_list("kind", "property_id", "object_id", "pk"),
         key=lambda row: (RESOURCES[row[0]].rank, *row),
     )
-    state_ids = [row[-1] for row in planned]
+    return [row[-1] for row in planned]
+
+
+def _send_all(state_ids, *, full, progress):
+    """Send the rows in order; {state id: Outcome}. A resource may wait for one of its own rank sent after
+    it (a package model for the standalone model): those go again, in order, for as long as a round sends
+    any."""
     outcomes = {}
     for state_id in progress(state_ids) if progress else state_ids:
         outcomes[state_id] = sync_send(state_id, full=full, schedule=False)
-    # A resource may wait for one of its own rank sent after it (a package model for the standalone
-    # model): those go again, in order, for as long as a round sends any.
     waiting = [state_id for state_id in state_ids if outcomes[state_id] is Outcome.WAITING]
     while waiting:
         for state_id in waiting:
@@ -71,12 +87,7 @@ def sync_pending(*, full=False, property=None, progress=None):
         if len(still) == len(waiting):
             break
         waiting = still
-    summary = SyncSummary()
-    for state_id in state_ids:
-        summary.counts[outcomes[state_id]] += 1
-        if outcomes[state_id] is Outcome.FAILED:
-            summary.failures.append(_failed_send(state_id))
-    return summary
+    return outcomes
 
 
 def sync_states_ensure_all(*, property=None):

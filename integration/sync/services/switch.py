@@ -10,14 +10,14 @@ from core.audit import ADDITION, audit_record
 from core.jobs import job_queue
 from core.queue import publish_many
 
-from ..hub.environments import HubEnvironment, hub_address
-from ..hub.models import CONNECTION_PK, HubConnection, HubSwitch
+from ...hub.environments import HubEnvironment, hub_address
+from ...hub.models import CONNECTION_PK, HubConnection, HubSwitch
+from ..choices import SyncStatus
+from ..models import SyncState
+from ..resources import RESOURCES
+from ..signals import hub_switched
 from .batch import sync_states_ensure_all
-from .choices import SyncStatus
-from .models import SyncState
 from .outbox import SEND_TASK
-from .resources import RESOURCES
-from .signals import hub_switched
 
 #: The durable job that queues the switch's sends (sync_switch_publish), on the hub queue.
 PUBLISH_TASK = "integration.sync.tasks.sync_switch_publish_task"
