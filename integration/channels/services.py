@@ -22,7 +22,6 @@ from ..content.models import Property, RatePlan, RoomType
 from ..hub import endpoints
 from ..hub.client import HubError, HubHTTPError, get_hub_client
 from ..hub.payloads import (
-    CHANNEL_STATUSES_READ_BEFORE_BOOKING,
     build_channel_list,
     build_channel_mappings,
     build_channel_settings,
@@ -35,6 +34,7 @@ from ..sync.services.outbox import sync_mark_changed
 from . import selectors
 from .choices import ChannelStatus, RequestStatus
 from .models import ChannelOpenRequest, PropertyChannel, SalesChannel
+from .policy import CHANNEL_STATUSES_READ_BEFORE_BOOKING
 from .signals import channel_opened
 
 logger = logging.getLogger(__name__)

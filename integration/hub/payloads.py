@@ -296,32 +296,15 @@ def build_ari_bodies(section, common, channels):
 # - OURS: a property newly open on a channel sells nothing there until on_sale is set; a room type or
 #   rate plan absent from the settings' maps is on sale (the maps list the ones switched off, false).
 # - OURS: the settings PATCH is a top-level merge-patch like every other (maps travel whole).
-# - OURS: a cms channel sells a rate plan only once both it and its room type have a channel code in
-#   the mapping (the channel cannot name them otherwise).
-# - OURS: a cms channel's bookings are confirmed by the channel itself, which the property runs: the
-#   vendor API's create answers them `confirmed` at once (no hold waiting for the hub's confirm, which
-#   stays harmless); a hub channel's bookings are created `pending` and confirmed by the hub.
 # - OURS: bookings from a channel the property is not open on, or that does not sell that rate plan,
 #   are refused with 4000 (no rooms available for booking), as a disabled rate plan is.
-# - OURS: the hub selling on a channel is news that the channel is open there. A booking from a channel
-#   we hold as requested for the property, or do not know for it yet (no status read, or a channel not
-#   in our list), first reads the property's statuses from the hub (operation 23, the read-back's own
-#   read, outside the booking's transaction, with the client's timeouts), and is decided on what it read:
-#   a channel found open opens as after any read-back. A hub that cannot be read leaves what we hold
-#   (refused). Open, closed and rejected are decided on what we hold, without a read: a create on an
-#   open channel never waits for the hub, and the usual refusals cost the hub no call.
+# The business decisions on selling (a cms channel's mapping and bookings, when a booking reads the
+# channel statuses first) are the channels area's: integration.channels.policy.
 
 #: See above: the longest cms account id, property code and channel code.
 CHANNEL_CODE_MAX_LENGTH = 40
 #: OURS: the longest comment of an open request.
 CHANNEL_COMMENT_MAX_LENGTH = 1000
-#: See above: whether a cms channel's bookings are confirmed when created.
-CMS_BOOKINGS_CONFIRMED_ON_CREATE = True
-#: See above: whether a cms channel needs a channel code for a rate plan and its room type to sell it.
-CMS_SELLS_MAPPED_ONLY = True
-#: See above: our statuses of a property on a channel (None: none held) that make a booking from it read
-#: the property's statuses from the hub before it is decided.
-CHANNEL_STATUSES_READ_BEFORE_BOOKING = frozenset({"requested", None})
 
 
 def build_channel_list(answer):
