@@ -17,7 +17,7 @@ from .access.services import membership_grant
 from .ari.dates import DateRange
 from .ari.services import AriEdit, Operation, ari_edit_apply
 from .catalog.models import CatalogSnapshot
-from .catalog.services import REFRESH_TASK as CATALOG_REFRESH_TASK
+from .catalog.services.catalog import REFRESH_TASK as CATALOG_REFRESH_TASK
 from .channels.models import PropertyChannel, SalesChannel
 from .channels.services import (
     channel_mapping_update,

@@ -93,30 +93,45 @@ def property_channel_rows(prop):
             kind__in=[ResourceKind.CHANNEL_SETTINGS, ResourceKind.CHANNEL_MAPPING, ResourceKind.CHANNEL_REQUEST],
         )
     }
+    labels = _labels(prop)
+    rows = []
+    for channel in channels.distinct().order_by("name"):
+        link = links.get(channel.pk)
+        channel_requests = by_channel.get(channel.pk, [])
+        for request in channel_requests:
+            request.sync_state = states.get((ResourceKind.CHANNEL_REQUEST, request.pk))
+        row = ChannelRow(channel, link, channel_requests, _link_states(link, states))
+        if link is not None:
+            _describe_link(row, link, labels)
+        rows.append(row)
+    return rows
+
+
+def _labels(prop):
+    """({vendor id: label} of the property's room types, the same of its rate plans)."""
     rooms = RoomType.objects.filter(property=prop).prefetch_related(*NAME_PREFETCHES[RoomType])
-    room_labels = {room.vendor_id: display_label(room) for room in rooms}
     plans = (
         RatePlan.objects.filter(property=prop)
         .select_related("room_type", "model")
         .prefetch_related(*NAME_PREFETCHES[RatePlan])
     )
-    plan_labels = {plan.vendor_id: display_label(plan) for plan in plans}
-    rows = []
-    for channel in channels.distinct().order_by("name"):
-        link = links.get(channel.pk)
-        row_states = {}
-        if link is not None:
-            for kind in (ResourceKind.CHANNEL_SETTINGS, ResourceKind.CHANNEL_MAPPING):
-                if (kind, link.pk) in states:
-                    row_states[kind] = states[(kind, link.pk)]
-        channel_requests = by_channel.get(channel.pk, [])
-        for request in channel_requests:
-            request.sync_state = states.get((ResourceKind.CHANNEL_REQUEST, request.pk))
-        row = ChannelRow(channel, link, channel_requests, row_states)
-        if link is not None:
-            row.rooms_off = [room_labels.get(key, key) for key, sold in link.room_types.items() if not sold]
-            row.plans_off = [plan_labels.get(key, key) for key, sold in link.rate_plans.items() if not sold]
-            row.room_codes = [(room_labels.get(key, key), code) for key, code in sorted(link.room_type_codes.items())]
-            row.plan_codes = [(plan_labels.get(key, key), code) for key, code in sorted(link.rate_plan_codes.items())]
-        rows.append(row)
-    return rows
+    return {room.vendor_id: display_label(room) for room in rooms}, {
+        plan.vendor_id: display_label(plan) for plan in plans
+    }
+
+
+def _link_states(link, states):
+    """{kind: outbox row} of the settings and mapping of the property's row on a channel (none without one)."""
+    if link is None:
+        return {}
+    kinds = (ResourceKind.CHANNEL_SETTINGS, ResourceKind.CHANNEL_MAPPING)
+    return {kind: states[(kind, link.pk)] for kind in kinds if (kind, link.pk) in states}
+
+
+def _describe_link(row, link, labels):
+    """What the property's row on the channel switches off and codes, by label."""
+    room_labels, plan_labels = labels
+    row.rooms_off = [room_labels.get(key, key) for key, sold in link.room_types.items() if not sold]
+    row.plans_off = [plan_labels.get(key, key) for key, sold in link.rate_plans.items() if not sold]
+    row.room_codes = [(room_labels.get(key, key), code) for key, code in sorted(link.room_type_codes.items())]
+    row.plan_codes = [(plan_labels.get(key, key), code) for key, code in sorted(link.rate_plan_codes.items())]

@@ -147,6 +147,7 @@ def _read_hub_copy(client, prop, channel_id):
 
 @transaction.atomic
 def _store_statuses(prop, statuses, new_channels, held, details):
+    """Store what a refresh read: the new channels, the property's status on each, and its requests."""
     now = timezone.now()
     for channel_id, name, kind in new_channels:
         SalesChannel.objects.get_or_create(
@@ -163,24 +164,30 @@ def _store_statuses(prop, statuses, new_channels, held, details):
         row = rows.get(channel.pk) or PropertyChannel(property=prop, channel=channel)
         changed += row.status != status
         row.status, row.status_read_at = status, now
-        # Only a channel that has just opened sends what was prepared for it while it was requested.
-        prepared = channel_id in held and row.pk is not None and _prepared_kinds(row)
-        if channel_id in held and not prepared:
-            _adopt_hub_copy(row, held[channel_id])
-        row.save()
         if channel_id in held:
-            channel_opened.send(sender=PropertyChannel, property=prop, channel=channel)
-        if prepared:
-            # Set while the request was under review: what we prepared goes to the hub now.
-            for kind in prepared:
-                sync_mark_changed(row, kind=kind)
-        elif channel_id in held:
-            _acknowledge(row, held[channel_id])
+            _store_opened(row, prop, channel, held[channel_id])
+        else:
+            row.save()
     for fields in details:
         hub_id = fields.pop("hub_id", None)
         if hub_id is not None and fields:
             ChannelOpenRequest.objects.filter(property=prop, hub_id=hub_id).update(**fields, updated_at=now)
     return changed
+
+
+def _store_opened(row, prop, channel, copy):
+    """A channel that has just opened for the property: it sends what was prepared for it while it was
+    requested, or else takes the hub's copy as acknowledged."""
+    prepared = _prepared_kinds(row) if row.pk is not None else []
+    if not prepared:
+        _adopt_hub_copy(row, copy)
+    row.save()
+    channel_opened.send(sender=PropertyChannel, property=prop, channel=channel)
+    if not prepared:
+        _acknowledge(row, copy)
+    # Set while the request was under review: what we prepared goes to the hub now.
+    for kind in prepared:
+        sync_mark_changed(row, kind=kind)
 
 
 def _prepared_kinds(row):
@@ -196,20 +203,30 @@ def _prepared_kinds(row):
 
 def _adopt_hub_copy(row, copy):
     """A channel that just opened sells what the hub says it does (its defaults), coded as the hub holds."""
-    settings = copy.get("settings") if isinstance(copy.get("settings"), dict) else {}
+    settings = _mapping(copy.get("settings"))
     row.on_sale = settings.get("on_sale") is True
-    row.room_types = {key: False for key, value in (settings.get("roomtypes") or {}).items() if value is False}
-    row.rate_plans = {key: False for key, value in (settings.get("rateplans") or {}).items() if value is False}
-    mappings = copy.get("mappings") if isinstance(copy.get("mappings"), dict) else {}
-    row.room_type_codes = {
-        entry["vendor_roomtype_id"]: entry["channel_code"]
-        for entry in mappings.get("roomtypes") or []
-        if isinstance(entry, dict) and {"vendor_roomtype_id", "channel_code"} <= entry.keys()
-    }
-    row.rate_plan_codes = {
-        entry["vendor_rateplan_id"]: entry["channel_code"]
-        for entry in mappings.get("rateplans") or []
-        if isinstance(entry, dict) and {"vendor_rateplan_id", "channel_code"} <= entry.keys()
+    row.room_types = _switched_off(settings.get("roomtypes"))
+    row.rate_plans = _switched_off(settings.get("rateplans"))
+    mappings = _mapping(copy.get("mappings"))
+    row.room_type_codes = _channel_codes(mappings.get("roomtypes"), "vendor_roomtype_id")
+    row.rate_plan_codes = _channel_codes(mappings.get("rateplans"), "vendor_rateplan_id")
+
+
+def _mapping(value):
+    return value if isinstance(value, dict) else {}
+
+
+def _switched_off(sale_map):
+    """{id: False} of the ones a settings map switches off."""
+    return {key: False for key, value in (sale_map or {}).items() if value is False}
+
+
+def _channel_codes(entries, id_key):
+    """{our id: channel code} of a mapping's entries, leaving out those not in the contract's shape."""
+    return {
+        entry[id_key]: entry["channel_code"]
+        for entry in entries or []
+        if isinstance(entry, dict) and {id_key, "channel_code"} <= entry.keys()
     }
 
 
@@ -298,7 +315,7 @@ def property_channels_queue_refresh(*, property):
 # --- Opening a channel --------------------------------------------------------------------------
 
 
-def property_channel_get(*, property, channel):
+def property_channel_ensure(*, property, channel):
     """The property's row for the channel, created closed when it has none."""
     row, _created = PropertyChannel.objects.get_or_create(property=property, channel=channel)
     return row
@@ -312,7 +329,7 @@ def channel_open_request(*, property, channel, comment="", cms_account_id="", cm
     then nothing is stored or sent."""
     row = (
         PropertyChannel.objects.select_for_update(of=("self",))
-        .filter(pk=property_channel_get(property=property, channel=channel).pk)
+        .filter(pk=property_channel_ensure(property=property, channel=channel).pk)
         .get()
     )
     if row.status in (ChannelStatus.OPEN, ChannelStatus.REQUESTED):

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from hubsandbox import state as hub_state
-from integration.catalog.services import catalog_refresh
+from integration.catalog.services.catalog import catalog_refresh
 from integration.content.services import content_saved
 from integration.models import CodeMapping, SyncAttempt, SyncState
 from integration.sync.choices import SyncStatus

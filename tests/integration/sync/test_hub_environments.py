@@ -15,7 +15,7 @@ from hubsandbox.models import SandboxProperty
 from integration.ari.dates import DateRange
 from integration.ari.services import AriEdit, Operation, ari_edit_apply
 from integration.catalog.models import CatalogSnapshot
-from integration.catalog.services import catalog_refresh
+from integration.catalog.services.catalog import catalog_refresh
 from integration.content.services import content_saved
 from integration.hub.client import get_hub_client
 from integration.hub.environments import HubEnvironment

@@ -2,12 +2,12 @@
 
 from django.utils.translation import gettext as _
 
-from ..hub.client import HubError, get_hub_client
-from ..hub.endpoints import CATALOG
-from ..hub.selectors import hub_environment_active
-from .choices import CatalogGroup
-from .models import CatalogSnapshot
-from .selectors import SNAPSHOT_LOCALE, Catalog, catalog_remember
+from ...hub.client import HubError, get_hub_client
+from ...hub.endpoints import CATALOG
+from ...hub.selectors import hub_environment_active
+from ..choices import CatalogGroup
+from ..models import CatalogSnapshot
+from ..selectors import SNAPSHOT_LOCALE, Catalog, catalog_remember
 
 #: The Celery task that fetches the catalog (catalog.tasks), queued by name.
 REFRESH_TASK = "integration.catalog.tasks.catalog_refresh_task"

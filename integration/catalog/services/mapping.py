@@ -12,9 +12,9 @@ from django.utils.translation import gettext_lazy
 from core.audit import ADDITION, audit_record, audit_values
 from core.csv_files import CsvLines, csv_records
 
-from .choices import CatalogGroup
-from .models import CodeMapping
-from .selectors import catalog_read
+from ..choices import CatalogGroup
+from ..models import CodeMapping
+from ..selectors import catalog_read
 
 #: The CSV header of a code mapping file; note may be left out.
 MAPPING_COLUMNS = ("group", "vendor_code", "hub_code", "note")
@@ -102,6 +102,28 @@ def _max_length(name):
 def _plan_row(row, catalog, existing, first_line):
     """Set the row's action, problems and changes against the catalog and the stored mappings."""
     row.group = row.group.lower()
+    key = (row.group, row.vendor_code)
+    row.problems = [*_shape_problems(row), *_repeated(row, key, first_line), *_hub_code_problems(row, catalog)]
+    first_line.setdefault(key, row.line)
+    if row.problems:
+        row.action = MappingImportAction.ERROR
+        return
+    current = existing.get(key)
+    if current is None:
+        row.action = MappingImportAction.CREATE
+        return
+    row.mapping_id = current.pk
+    for name in ("hub_code", "note"):
+        old, new = getattr(current, name), getattr(row, name)
+        if old != new:
+            label = CodeMapping._meta.get_field(name).verbose_name
+            row.changed_fields.append(name)
+            row.changes.append(_("%(field)s: %(old)s → %(new)s") % {"field": label, "old": old, "new": new})
+    row.action = MappingImportAction.UPDATE if row.changes else MappingImportAction.UNCHANGED
+
+
+def _shape_problems(row):
+    """What is wrong with the row's own values: extra values, an unknown group, empty or too long codes."""
     problems = []
     if row.extra:
         problems.append(_("The line has more values than the header."))
@@ -119,39 +141,32 @@ def _plan_row(row, catalog, existing, first_line):
             problems.append(
                 _("%(column)s is longer than %(max)s characters.") % {"column": name, "max": _max_length(name)}
             )
-    key = (row.group, row.vendor_code)
+    return problems
+
+
+def _repeated(row, key, first_line):
+    """The problem of a code mapped in an earlier line of the same file (first_line: key -> its line)."""
     if row.vendor_code and key in first_line:
-        problems.append(
+        return [
             _("Our code “%(code)s” is already mapped in line %(line)s of this file.")
             % {"code": row.vendor_code, "line": first_line[key]}
-        )
-    first_line.setdefault(key, row.line)
-    if row.hub_code and row.group in CatalogGroup.values:
-        if catalog is None:
-            problems.append(_("Fetch the hub's code catalog first: there is none yet to check hub codes against."))
-        elif row.hub_code not in catalog.codes.get(row.group, ()):
-            problems.append(
-                _("The hub code “%(code)s” is not in the hub's catalog (%(group)s).")
-                % {"code": row.hub_code, "group": CatalogGroup(row.group).label}
-            )
-        else:
-            row.hub_label = catalog.label(row.group, row.hub_code)
-    row.problems = problems
-    if problems:
-        row.action = MappingImportAction.ERROR
-        return
-    current = existing.get(key)
-    if current is None:
-        row.action = MappingImportAction.CREATE
-        return
-    row.mapping_id = current.pk
-    for name in ("hub_code", "note"):
-        old, new = getattr(current, name), getattr(row, name)
-        if old != new:
-            label = CodeMapping._meta.get_field(name).verbose_name
-            row.changed_fields.append(name)
-            row.changes.append(_("%(field)s: %(old)s → %(new)s") % {"field": label, "old": old, "new": new})
-    row.action = MappingImportAction.UPDATE if row.changes else MappingImportAction.UNCHANGED
+        ]
+    return []
+
+
+def _hub_code_problems(row, catalog):
+    """The problem of a hub code not in the hub's catalog (or no catalog yet); sets the row's hub label."""
+    if not row.hub_code or row.group not in CatalogGroup.values:
+        return []
+    if catalog is None:
+        return [_("Fetch the hub's code catalog first: there is none yet to check hub codes against.")]
+    if row.hub_code not in catalog.codes.get(row.group, ()):
+        return [
+            _("The hub code “%(code)s” is not in the hub's catalog (%(group)s).")
+            % {"code": row.hub_code, "group": CatalogGroup(row.group).label}
+        ]
+    row.hub_label = catalog.label(row.group, row.hub_code)
+    return []
 
 
 def code_mappings_import(rows: Iterable[MappingImportRow], *, apply, user=None):
