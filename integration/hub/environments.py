@@ -37,12 +37,12 @@ class HubAddress:
     token: str
 
     @property
-    def configured(self):
+    def configured(self) -> bool:
         """Whether both the base URL and the token are set."""
         return bool(self.base_url and self.token)
 
 
-def hub_address(environment):
+def hub_address(environment: HubEnvironment | str) -> HubAddress:
     """The base URL and token of an environment, as configured now."""
     environment = HubEnvironment(environment)
     url_setting, token_setting = _SETTINGS[environment]
