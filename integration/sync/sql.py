@@ -4,6 +4,7 @@ the ORM each would be a SELECT FOR UPDATE and an UPDATE, two round trips on the 
 Table and column names come from the model, so a renamed field follows. Run on SQLite and PostgreSQL by
 tests/integration/sync/test_sync_sql.py."""
 
+from collections.abc import Sequence
 from datetime import datetime
 from functools import cache
 from typing import Any
@@ -24,7 +25,9 @@ Params = list[Any]
 def _names() -> dict[str, str]:
     """{field name: its quoted column}, and "table": the outbox's quoted table."""
     quote, meta = connection.ops.quote_name, SyncState._meta
-    return {"table": quote(meta.db_table)} | {field.name: quote(field.column) for field in meta.concrete_fields}
+    return {"table": quote(meta.db_table)} | {
+        field.name: quote(field.column) for field in meta.concrete_fields if field.column
+    }
 
 
 @cache
@@ -61,7 +64,7 @@ def state_bump(state_id: int, *, now: datetime, stale: datetime) -> bool:
     return bool(claimed)
 
 
-def states_queued(select: str, params: Params, *, now: datetime, retried: bool = False) -> list[int]:
+def states_queued(select: str, params: Sequence[Any], *, now: datetime, retried: bool = False) -> list[int]:
     """Mark queued at now the rows whose ids select (a sub-select, with params) returns; returns their ids.
     retried: rows waiting for a retry, due at once (the condition again outside the sub-select leaves out
     rows another sender brought forward meanwhile, once their lock is released). Plain SQL: RETURNING the

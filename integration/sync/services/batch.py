@@ -5,6 +5,7 @@ benchmark) who wants everything pending, or a full resync, sent now and a summar
 """
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ...content.models import Property
@@ -28,16 +29,21 @@ class FailedSend:
 class SyncSummary:
     """What a batch send did: how many resources ended in each Outcome, and the failed ones."""
 
-    counts: Counter = field(default_factory=Counter)
+    counts: Counter[Outcome] = field(default_factory=Counter)
     failures: list[FailedSend] = field(default_factory=list)
 
     @property
-    def total(self):
+    def total(self) -> int:
         """How many resources the batch went through."""
         return sum(self.counts.values())
 
 
-def sync_pending(*, full=False, property=None, progress=None):
+def sync_pending(
+    *,
+    full: bool = False,
+    property: Property | None = None,
+    progress: Callable[[list[int]], Iterable[int]] | None = None,
+) -> SyncSummary:
     """Send now every pending resource, parents before children; returns a SyncSummary.
 
     full: a full resync. Every property, room type, rate plan model and rate plan gets an outbox row if
@@ -59,7 +65,7 @@ def sync_pending(*, full=False, property=None, progress=None):
     return summary
 
 
-def _planned(*, full, property):
+def _planned(*, full: bool, property: Property | None) -> list[int]:
     """The ids of the rows a batch sends (every row with full, else the pending ones; of property), parents
     first across the whole batch, so a child never waits for a parent sent later in the run."""
     rows = SyncState.objects.all() if full else SyncState.objects.filter(status=SyncStatus.PENDING)
@@ -72,7 +78,9 @@ def _planned(*, full, property):
     return [row[-1] for row in planned]
 
 
-def _send_all(state_ids, *, full, progress):
+def _send_all(
+    state_ids: list[int], *, full: bool, progress: Callable[[list[int]], Iterable[int]] | None
+) -> dict[int, Outcome]:
     """Send the rows in order; {state id: Outcome}. A resource may wait for one of its own rank sent after
     it (a package model for the standalone model): those go again, in order, for as long as a round sends
     any."""
@@ -90,7 +98,7 @@ def _send_all(state_ids, *, full, progress):
     return outcomes
 
 
-def sync_states_ensure_all(*, property=None):
+def sync_states_ensure_all(*, property: Property | None = None) -> None:
     """Give every resource (of property) an outbox row, so that a full resync also reaches what was never
     marked changed (content loaded by a script or a restore, say)."""
     for kind, resource in RESOURCES.items():
@@ -104,7 +112,7 @@ def sync_states_ensure_all(*, property=None):
             sync_state_ensure(obj, kind=kind)
 
 
-def _failed_send(state_id):
+def _failed_send(state_id: int) -> FailedSend:
     state = SyncState.objects.get(pk=state_id)
     resource = RESOURCES[state.kind]
     obj = resource.load(state.object_id)
