@@ -1,11 +1,14 @@
 """The vendor's code mapping table: importing it from a CSV file, previewed, then applied (the spec's
 start-up order: fetch the catalog, then map)."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any, cast
 
+from django.contrib.auth.models import User
 from django.db import models, transaction
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -14,7 +17,7 @@ from core.csv_files import CsvLines, csv_records
 
 from ..choices import CatalogGroup
 from ..models import CodeMapping
-from ..selectors import catalog_read
+from ..selectors import Catalog, catalog_read
 
 #: The CSV header of a code mapping file; note may be left out.
 MAPPING_COLUMNS = ("group", "vendor_code", "hub_code", "note")
@@ -51,7 +54,7 @@ class MappingImportRow:
     hub_label: str = ""
     mapping_id: int | None = None
 
-    def get_action_display(self):
+    def get_action_display(self) -> str | Promise:
         """The action's label, as a model's choice field would give it."""
         return MappingImportAction(self.action).label
 
@@ -64,19 +67,19 @@ class MappingImportPlan:
     applied: bool = False
 
     @property
-    def has_errors(self):
+    def has_errors(self) -> bool:
         return any(row.action == MappingImportAction.ERROR for row in self.rows)
 
-    def count(self, action):
+    def count(self, action: str) -> int:
         return sum(1 for row in self.rows if row.action == action)
 
     @property
-    def counts(self):
+    def counts(self) -> dict[str, int]:
         """{action: number of rows}, every action present."""
         return {action: self.count(action) for action in MappingImportAction.values}
 
 
-def code_mappings_csv_export():
+def code_mappings_csv_export() -> Iterator[str]:
     """The lines of the code mapping table as a file the import reads back unchanged (header first, UTF-8
     with a byte order mark for spreadsheets); a generator for a streaming response."""
     writer = CsvLines()
@@ -85,7 +88,7 @@ def code_mappings_csv_export():
         yield writer.line(values)
 
 
-def code_mappings_read_csv(content):
+def code_mappings_read_csv(content: bytes | str) -> list[MappingImportRow]:
     """Rows of a code mapping file (bytes or text, UTF-8) as MappingImportRow, before any check.
 
     Raises ValidationError when the file as a whole is unusable: not UTF-8 text, not CSV, too large,
@@ -95,11 +98,21 @@ def code_mappings_read_csv(content):
     return [MappingImportRow(line=record.line, **record.cells, extra=record.extra) for record in records]
 
 
-def _max_length(name):
-    return CodeMapping._meta.get_field(name).max_length
+def _field(name: str) -> "models.Field[Any, Any]":
+    """A column of the mapping table (a plain field, never a relation)."""
+    return cast("models.Field[Any, Any]", CodeMapping._meta.get_field(name))
 
 
-def _plan_row(row, catalog, existing, first_line):
+def _max_length(name: str) -> int:
+    return cast(int, _field(name).max_length)
+
+
+def _plan_row(
+    row: MappingImportRow,
+    catalog: Catalog | None,
+    existing: dict[tuple[str, str], CodeMapping],
+    first_line: dict[tuple[str, str], int],
+) -> None:
     """Set the row's action, problems and changes against the catalog and the stored mappings."""
     row.group = row.group.lower()
     key = (row.group, row.vendor_code)
@@ -116,13 +129,13 @@ def _plan_row(row, catalog, existing, first_line):
     for name in ("hub_code", "note"):
         old, new = getattr(current, name), getattr(row, name)
         if old != new:
-            label = CodeMapping._meta.get_field(name).verbose_name
+            label = _field(name).verbose_name
             row.changed_fields.append(name)
             row.changes.append(_("%(field)s: %(old)s → %(new)s") % {"field": label, "old": old, "new": new})
     row.action = MappingImportAction.UPDATE if row.changes else MappingImportAction.UNCHANGED
 
 
-def _shape_problems(row):
+def _shape_problems(row: MappingImportRow) -> list[str]:
     """What is wrong with the row's own values: extra values, an unknown group, empty or too long codes."""
     problems = []
     if row.extra:
@@ -144,7 +157,7 @@ def _shape_problems(row):
     return problems
 
 
-def _repeated(row, key, first_line):
+def _repeated(row: MappingImportRow, key: tuple[str, str], first_line: dict[tuple[str, str], int]) -> list[str]:
     """The problem of a code mapped in an earlier line of the same file (first_line: key -> its line)."""
     if row.vendor_code and key in first_line:
         return [
@@ -154,7 +167,7 @@ def _repeated(row, key, first_line):
     return []
 
 
-def _hub_code_problems(row, catalog):
+def _hub_code_problems(row: MappingImportRow, catalog: Catalog | None) -> list[str]:
     """The problem of a hub code not in the hub's catalog (or no catalog yet); sets the row's hub label."""
     if not row.hub_code or row.group not in CatalogGroup.values:
         return []
@@ -165,11 +178,13 @@ def _hub_code_problems(row, catalog):
             _("The hub code “%(code)s” is not in the hub's catalog (%(group)s).")
             % {"code": row.hub_code, "group": CatalogGroup(row.group).label}
         ]
-    row.hub_label = catalog.label(row.group, row.hub_code)
+    row.hub_label = catalog.label(row.group, row.hub_code) or ""
     return []
 
 
-def code_mappings_import(rows: Iterable[MappingImportRow], *, apply, user=None):
+def code_mappings_import(
+    rows: Iterable[MappingImportRow], *, apply: bool, user: User | None = None
+) -> MappingImportPlan:
     """Plan the import of rows (from code_mappings_read_csv) and, with apply, write it in one transaction,
     each mapping created or changed recorded in the audit trail as user's, with its values.
 
@@ -185,7 +200,7 @@ def code_mappings_import(rows: Iterable[MappingImportRow], *, apply, user=None):
             .filter(group__in={row.group.lower() for row in rows})
             .order_by("group", "vendor_code")
         }
-        first_line = {}
+        first_line: dict[tuple[str, str], int] = {}
         for row in rows:
             _plan_row(row, catalog, existing, first_line)
         plan = MappingImportPlan(rows=rows)
