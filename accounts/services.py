@@ -3,7 +3,11 @@ recovery codes (django-otp's static device). Superusers and managers must set it
 page; staff may. One function per use case (the reads are accounts.selectors); the views (accounts.views)
 stay thin."""
 
+from typing import cast
+
+from django.contrib.auth.models import User
 from django.db import transaction
+from django.http import HttpRequest
 from django_otp import login as otp_login
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -14,14 +18,14 @@ _APP_NAME = "authenticator app"
 _RECOVERY_NAME = "recovery codes"
 
 
-def enrolment_device_ensure(user):
+def enrolment_device_ensure(user: User) -> TOTPDevice:
     """The authenticator app being set up for user (created once, unconfirmed until a code matches)."""
     device = TOTPDevice.objects.filter(user=user, confirmed=False).first()
     return device or TOTPDevice.objects.create(user=user, name=_APP_NAME, confirmed=False)
 
 
 @transaction.atomic
-def enrolment_confirm(*, request, device, token):
+def enrolment_confirm(*, request: HttpRequest, device: TOTPDevice, token: str) -> list[str] | None:
     """Confirm the app being set up when token is its current code: it becomes the user's only app, the
     session counts as verified, and new recovery codes replace any old ones (returned, shown once).
     None when the code does not match."""
@@ -31,11 +35,12 @@ def enrolment_confirm(*, request, device, token):
     device.confirmed = True
     device.save(update_fields=["confirmed"])
     otp_login(request, device)
-    return recovery_codes_renew(user=request.user)
+    # The device's owner: request.user is signed in.
+    return recovery_codes_renew(user=cast(User, request.user))
 
 
 @transaction.atomic
-def recovery_codes_renew(*, user):
+def recovery_codes_renew(*, user: User) -> list[str]:
     """New recovery codes for user, replacing the old ones; returns them (they are shown once)."""
     StaticDevice.objects.filter(user=user).delete()
     device = StaticDevice.objects.create(user=user, name=_RECOVERY_NAME)
@@ -44,7 +49,7 @@ def recovery_codes_renew(*, user):
     return codes
 
 
-def second_factor_verify(*, request, token):
+def second_factor_verify(*, request: HttpRequest, token: str) -> bool:
     """Verify the session with a code of the user's app or one of their recovery codes (used up); each
     device throttles repeated failures. Whether it matched."""
     token = token.replace(" ", "").lower()
@@ -61,7 +66,7 @@ def second_factor_verify(*, request, token):
 
 
 @transaction.atomic
-def second_factor_remove(*, user):
+def second_factor_remove(*, user: User) -> None:
     """Turn the second factor off for someone who need not have one (staff)."""
     TOTPDevice.objects.filter(user=user).delete()
     StaticDevice.objects.filter(user=user).delete()
