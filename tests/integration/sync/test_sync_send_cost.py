@@ -129,4 +129,4 @@ def test_a_send_reads_its_row_in_the_statement_that_leases_it(hub):
     assert "RETURNING" in claim
     assert "known_to_hub" in parents_known
     assert "synced" in synced
-    assert "lease_until\" = NULL" in release
+    assert 'lease_until" = NULL' in release
