@@ -4,12 +4,11 @@ today, the catalog and the go-live checklist, each read with a fixed number of q
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import Case, Count, IntegerField, Max, Q, Value, When
 from django.db.models.functions import Coalesce
 from django.urls import NoReverseMatch, reverse
-from django_stubs_ext import WithAnnotations
 
 from bookings.selectors import BookingCounts, booking_counts
 from integration.drift.selectors import property_drift_status
@@ -25,8 +24,11 @@ class _Since(TypedDict):
     since: datetime
 
 
-#: An outbox row not synced, annotated `since`: when its oldest change not sent was made.
-UnsentState = WithAnnotations[SyncState, _Since]
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+    #: An outbox row not synced, annotated `since`: when its oldest change not sent was made.
+    UnsentState = WithAnnotations[SyncState, _Since]
 
 #: The page lists at most this many resources that failed or wait; the others are counted.
 PROBLEMS_SHOWN = 50
@@ -96,7 +98,7 @@ def _object_names(states: Sequence[SyncState]) -> dict[tuple[str, int], tuple[st
     return names
 
 
-def _problem_rows(states: Sequence[UnsentState]) -> list[ProblemRow]:
+def _problem_rows(states: "Sequence[UnsentState]") -> list[ProblemRow]:
     names = _object_names(states)
     log = reverse("admin:integration_syncattempt_changelist")
     rows = []

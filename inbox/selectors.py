@@ -1,11 +1,10 @@
 """Reads of the inbox: the events a person sees, and how many of them they have not read."""
 
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Exists, OuterRef, Q, QuerySet
-from django_stubs_ext import WithAnnotations
 
 from integration.access.choices import MembershipRole
 from integration.access.selectors import properties_for_user
@@ -19,14 +18,17 @@ class _Unread(TypedDict):
     unread: bool
 
 
-#: An event annotated `unread` for the person reading.
-UnreadEvent = WithAnnotations[Event, _Unread]
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+    #: An event annotated `unread` for the person reading.
+    UnreadEvent = WithAnnotations[Event, _Unread]
 
 #: The header's badge counts up to this many, then says "99+".
 BADGE_CAP = 99
 
 
-def events_for_user(user: User | AnonymousUser) -> QuerySet[UnreadEvent]:
+def events_for_user(user: User | AnonymousUser) -> "QuerySet[UnreadEvent]":
     """The events of the properties user holds a role at (license events: where they manage; every one
     for a superuser), newest first, each annotated `unread` for user."""
     events = Event.objects.all()
