@@ -1,6 +1,6 @@
 """Reads of the inbox: the events a person sees, and how many of them they have not read."""
 
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
@@ -33,7 +33,8 @@ def events_for_user(user: User | AnonymousUser) -> "QuerySet[UnreadEvent]":
     for a superuser), newest first, each annotated `unread` for user."""
     events = Event.objects.all()
     if not user.is_active:
-        return events.none()
+        # No rows: none has an unread to read.
+        return cast("QuerySet[UnreadEvent]", events.none())
     if not user.is_superuser:
         managed = properties_for_user(user, roles=(MembershipRole.MANAGER,)).values("pk")
         events = events.filter(

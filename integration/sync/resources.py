@@ -5,7 +5,7 @@ A resource plans a send as a list of calls; the sender makes them, records each 
 retries and failures the same way for every kind.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,7 +109,7 @@ def kinds_of_rank(rank: int) -> list[str]:
 
 
 def objects_of(
-    states: Iterable[SyncState], *, prefetch: dict[type[models.Model], Iterable[str]] | None = None
+    states: Iterable[SyncState], *, prefetch: Mapping[type[models.Model], Iterable[str]] | None = None
 ) -> dict[tuple[str, int], models.Model]:
     """The objects sync states stand for, {(kind, object_id): object}, one query per kind; objects that no
     longer exist are left out. prefetch maps a model to what to prefetch_related with it (for naming)."""
