@@ -1,11 +1,11 @@
-"""No admin page before the second factor: a person who must pass one (accounts.second_factor) and has
+"""No admin page before the second factor: a person who must pass one (accounts.services) and has
 not in this session is sent to set it up or to type a code, and comes back to where they were going."""
 
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.http import urlencode
 
-from .second_factor import second_factor_can_verify, second_factor_required
+from .selectors import second_factor_can_verify, second_factor_required
 
 #: The admin's own pages a person reaches before the second factor (by URL name).
 OPEN_PAGES = ("login", "logout", "second_factor", "second_factor_verify", "jsi18n")

@@ -8,8 +8,21 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from . import second_factor
 from .forms import CodeForm
+from .selectors import (
+    enrolment_qr_svg,
+    enrolment_secret,
+    second_factor_can_verify,
+    second_factor_enrolled,
+    second_factor_mandatory,
+)
+from .services import (
+    enrolment_confirm,
+    enrolment_device_ensure,
+    recovery_codes_renew,
+    second_factor_remove,
+    second_factor_verify,
+)
 
 #: Where the recovery codes wait, between the POST that made them and the page that shows them once.
 _CODES_SESSION_KEY = "accounts.recovery_codes"
@@ -32,17 +45,17 @@ def enrol_view(request, site):
     """GET: set up the app (QR code, key, a field for its first code), or, once set up, the recovery codes
     just made (shown once) and what can be done. POST: confirm the app, renew the codes, or turn it off."""
     user = request.user
-    enrolled = second_factor.second_factor_enrolled(user)
+    enrolled = second_factor_enrolled(user)
     if enrolled and not user.is_verified():
         # Set up already: this session proves it with a code first.
         return redirect(f"{reverse('admin:second_factor_verify')}?next={reverse('admin:second_factor')}")
-    mandatory = second_factor.second_factor_mandatory(user)
+    mandatory = second_factor_mandatory(user)
     action = request.POST.get("action") if request.method == "POST" else None
     if enrolled and action == "codes":
-        request.session[_CODES_SESSION_KEY] = second_factor.recovery_codes_renew(user=user)
+        request.session[_CODES_SESSION_KEY] = recovery_codes_renew(user=user)
         return redirect(f"{reverse('admin:second_factor')}?next={_next_url(request)}")
     if enrolled and action == "remove" and not mandatory:
-        second_factor.second_factor_remove(user=user)
+        second_factor_remove(user=user)
         messages.success(request, _("Two-step login is off for your account."))
         return redirect("admin:index")
     if enrolled:
@@ -54,10 +67,10 @@ def enrol_view(request, site):
             codes=request.session.pop(_CODES_SESSION_KEY, None),
             can_remove=not mandatory,
         )
-    device = second_factor.enrolment_device(user)
+    device = enrolment_device_ensure(user)
     form = CodeForm(request.POST if action == "confirm" else None)
     if form.is_bound and form.is_valid():
-        codes = second_factor.enrolment_confirm(request=request, device=device, token=form.cleaned_data["code"])
+        codes = enrolment_confirm(request=request, device=device, token=form.cleaned_data["code"])
         if codes is not None:
             request.session[_CODES_SESSION_KEY] = codes
             return redirect(f"{reverse('admin:second_factor')}?next={_next_url(request)}")
@@ -71,8 +84,8 @@ def enrol_view(request, site):
         _("Set up two-step login"),
         form=form,
         mandatory=mandatory,
-        qr_svg=second_factor.enrolment_qr_svg(device),
-        secret=second_factor.enrolment_secret(device),
+        qr_svg=enrolment_qr_svg(device),
+        secret=enrolment_secret(device),
     )
 
 
@@ -80,11 +93,11 @@ def verify_view(request, site):
     """The code after the password: from the app, or a recovery code; then on to where they were going."""
     if request.user.is_verified():
         return redirect(_next_url(request))
-    if not second_factor.second_factor_can_verify(request.user):
+    if not second_factor_can_verify(request.user):
         return redirect(f"{reverse('admin:second_factor')}?next={_next_url(request)}")
     form = CodeForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
-        if second_factor.second_factor_verify(request=request, token=form.cleaned_data["code"]):
+        if second_factor_verify(request=request, token=form.cleaned_data["code"]):
             return redirect(_next_url(request))
         form.add_error(
             "code",

@@ -25,7 +25,7 @@ from integration.hub import endpoints
 from integration.hub.client import encode_body, get_hub_client
 from integration.hub.payloads import build_ari_bodies
 from integration.models import Property, PropertyChannel, RatePlan, RatePlanModel, RoomType, SalesChannel
-from integration.sync.batch import sync_pending
+from integration.sync.services.batch import sync_pending
 
 ROOM_TYPES = 10
 MODELS = 5  # one standalone, four packages: 50 rate plans

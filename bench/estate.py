@@ -132,7 +132,7 @@ def _build(properties):
     from bench import sync_cases
     from integration.ari.models import RatePlanDay, RoomTypeDay
     from integration.content.models import RatePlan, RoomType
-    from integration.sync.batch import sync_states_ensure_all
+    from integration.sync.services.batch import sync_states_ensure_all
 
     for n in range(properties):
         with transaction.atomic():
@@ -173,12 +173,12 @@ def _build(properties):
 #: is the claim of its row, reading the row, and the glue.
 PROFILED_PARTS = (
     ("load the object", "load", "integration/sync/resources.py"),
-    ("parents known to the hub?", "_unknown_to_hub", "integration/sync/sender.py"),
+    ("parents known to the hub?", "_unknown_to_hub", "integration/sync/services/sender.py"),
     ("plan: read, build the body", "plan", "resources.py"),
     ("the hub call: HTTP, JSON", "call", "integration/hub/client.py"),
-    ("record the attempt", "_record", "integration/sync/sender.py"),
-    ("mark synced", "_mark_synced", "integration/sync/sender.py"),
-    ("release the lease", "_release", "integration/sync/sender.py"),
+    ("record the attempt", "_record", "integration/sync/services/sender.py"),
+    ("mark synced", "state_synced", "integration/sync/sql.py"),
+    ("release the lease", "state_release", "integration/sync/sql.py"),
 )
 #: Across the parts: what the statements cost in this process.
 PROFILED_SQL = (
@@ -201,7 +201,7 @@ def _profile():
     from bench.harness import sandbox_hub
     from integration.sync.models import SyncState
     from integration.sync.resources import RESOURCES
-    from integration.sync.sender import sync_send
+    from integration.sync.services.sender import sync_send
 
     rows = sorted(
         SyncState.objects.filter(kind__in=PROTOCOL_KINDS).values_list("kind", "pk"),
@@ -239,7 +239,7 @@ def _profile():
             if name == function and file.endswith(path) and primitive
         )
 
-    total = cpu_of("sync_send", "integration/sync/sender.py")
+    total = cpu_of("sync_send", "integration/sync/services/sender.py")
     profiled = 1000 * total / (len(rows) // 2)
     lines.append(f"  where a send's CPU goes (profiled: {profiled:.1f} ms with cProfile's own cost):")
     parts = [(label, cpu_of(function, path)) for label, function, path in PROFILED_PARTS]
@@ -258,8 +258,8 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
     from integration.hub.selectors import hub_environment_active
     from integration.sync.choices import SyncStatus
     from integration.sync.models import SyncState
-    from integration.sync.outbox import SEND_TASK
-    from integration.sync.switch import hub_environment_switch
+    from integration.sync.services.outbox import SEND_TASK
+    from integration.sync.services.switch import hub_environment_switch
 
     hub_state.reset()
     purge(broker)

@@ -7,7 +7,7 @@ import time
 
 def superuser_client(client_class):
     """A test client logged in as a new superuser who passed the second factor, as staff log in: no admin
-    page answers before it (accounts.second_factor), only a redirect to it."""
+    page answers before it (accounts.services), only a redirect to it."""
     from django.contrib.auth import get_user_model
     from django_otp import DEVICE_ID_SESSION_KEY
     from django_otp.plugins.otp_totp.models import TOTPDevice

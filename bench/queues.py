@@ -102,8 +102,8 @@ def _user():
 
 def _initial_send(target):
     """The target reaches the hub once before anything is timed (its create), in this process."""
-    from integration.sync.outbox import sync_state_ensure
-    from integration.sync.sender import sync_send
+    from integration.sync.services.outbox import sync_state_ensure
+    from integration.sync.services.sender import sync_send
 
     sync_send(sync_state_ensure(target).pk, schedule=False)
 

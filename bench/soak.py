@@ -809,7 +809,7 @@ def _prepare():
         RoomTypeDay,
         SalesChannel,
     )
-    from integration.sync.batch import sync_pending, sync_states_ensure_all
+    from integration.sync.services.batch import sync_pending, sync_states_ensure_all
 
     prop = Property.objects.create(vendor_id="soak-stay", name="Soak stay")
     prop.translations.create(locale="ko-KR", name="소크 숙소")

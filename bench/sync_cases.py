@@ -24,10 +24,10 @@ from integration.models import (
     RoomTypeTranslation,
     SyncAttempt,
 )
-from integration.sync.batch import sync_pending
-from integration.sync.outbox import sync_mark_changed, sync_state_ensure
 from integration.sync.resources import RESOURCES
-from integration.sync.sender import sync_send
+from integration.sync.services.batch import sync_pending
+from integration.sync.services.outbox import sync_mark_changed, sync_state_ensure
+from integration.sync.services.sender import sync_send
 
 PROPERTIES = 20
 ROOM_TYPES = 10  # per property

@@ -21,9 +21,9 @@ from core.plain_sql import Columns, insert
 from core.retention import purge_before, purge_older_than
 from core.transactions import retried_on_conflict
 from integration.ari.services.inventory import NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
+from integration.channels.policy import CMS_BOOKINGS_CONFIRMED_ON_CREATE
 from integration.channels.services import property_channels_refresh_for_booking
 from integration.content.choices import ContentStatus, RatePlanType
-from integration.hub.payloads import CMS_BOOKINGS_CONFIRMED_ON_CREATE
 from integration.models import Property, PropertyChannel, RatePlan, RatePlanDay, RatePlanModel, RoomType, SalesChannel
 
 from .errors import (

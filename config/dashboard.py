@@ -66,7 +66,8 @@ def _columns(start):
     peak = max((sum(values.values()) for values in per_hour), default=0) or 1
     columns = []
     for index, (hour, values) in enumerate(zip(hours, per_hour, strict=True)):
-        top, parts = CHART_HEIGHT, []
+        top: float = CHART_HEIGHT
+        parts = []
         for outcome, css in SEND_OUTCOMES:
             if values[outcome]:
                 height = max(1.0, round(CHART_HEIGHT * values[outcome] / peak, 1))

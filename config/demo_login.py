@@ -10,7 +10,7 @@ import urllib.request
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from accounts.second_factor import recovery_codes_renew
+from accounts.services import recovery_codes_renew
 from integration.demo import demo_seed
 
 #: Where seed_demo, told to keep the login for the box, leaves it until the box shows it (once).

@@ -4,8 +4,9 @@ syncs, today's bookings), so that the dashboard costs the same queries and about
 properties or a thousand."""
 
 from dataclasses import dataclass
+from typing import Any
 
-from django.core.paginator import Paginator
+from django.core.paginator import Page, Paginator
 from django.db.models import BooleanField, Count, ExpressionWrapper, Q
 
 from bookings.models import Booking
@@ -58,7 +59,8 @@ def _cards(user, page_number, failed, *, with_bookings):
         .annotate(sync_failed=_flag(Q(pk__in=failed_ids)), attention=_flag(Q(pk__in=failed_ids) | Q(pk__in=holding)))
         .order_by("-attention", "name", "pk")
     )
-    page = Paginator(properties, CARDS_PER_PAGE).get_page(page_number)
+    # Each card is a dict once read (below): the page holds properties, then cards.
+    page: Page[Any] = Paginator(properties, CARDS_PER_PAGE).get_page(page_number)
     ids = [prop.pk for prop in page]
     roles = dict(PropertyMembership.objects.filter(user=user, property_id__in=ids).values_list("property_id", "role"))
     counts = booking_counts(ids) if with_bookings else {}

@@ -1,7 +1,10 @@
 """The health of one property, for its health page: where its sync to the hub stands, its bookings of
 today, the catalog and the go-live checklist, each read with a fixed number of queries."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import Case, Count, IntegerField, Max, Q, Value, When
 from django.db.models.functions import Coalesce
@@ -9,11 +12,23 @@ from django.urls import NoReverseMatch, reverse
 
 from bookings.selectors import BookingCounts, booking_counts
 from integration.drift.selectors import property_drift_status
+from integration.models import Property
 from integration.sync.choices import SyncStatus
 from integration.sync.models import ResourceKind, SyncState
 from integration.sync.resources import RESOURCES
 
 from .checklist import property_checklist
+
+
+class _Since(TypedDict):
+    since: datetime
+
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+    #: An outbox row not synced, annotated `since`: when its oldest change not sent was made.
+    UnsentState = WithAnnotations[SyncState, _Since]
 
 #: The page lists at most this many resources that failed or wait; the others are counted.
 PROBLEMS_SHOWN = 50
@@ -63,12 +78,12 @@ class PropertyHealth:
     arrivals_today: int | None = field(default=None)
 
 
-def _object_names(states):
+def _object_names(states: Sequence[SyncState]) -> dict[tuple[str, int], tuple[str, str]]:
     """{(kind, object_id): (name, admin URL)} of the states' objects: one query per kind present."""
     ids_by_kind: dict[str, set[int]] = {}
     for state in states:
         ids_by_kind.setdefault(state.kind, set()).add(state.object_id)
-    names = {}
+    names: dict[tuple[str, int], tuple[str, str]] = {}
     for kind, ids in ids_by_kind.items():
         model = RESOURCES[kind].model
         opts = model._meta
@@ -83,7 +98,7 @@ def _object_names(states):
     return names
 
 
-def _problem_rows(states):
+def _problem_rows(states: "Sequence[UnsentState]") -> list[ProblemRow]:
     names = _object_names(states)
     log = reverse("admin:integration_syncattempt_changelist")
     rows = []
@@ -106,7 +121,7 @@ def _problem_rows(states):
     return rows
 
 
-def property_health(prop, *, with_bookings=True):
+def property_health(prop: Property, *, with_bookings: bool = True) -> PropertyHealth:
     """The health of prop. with_bookings: count today's bookings received, arrivals and pending holds (for users who may
     see bookings). A fixed number of queries, whatever the size of the property."""
     states = SyncState.objects.filter(property=prop)

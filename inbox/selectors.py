@@ -1,7 +1,10 @@
 """Reads of the inbox: the events a person sees, and how many of them they have not read."""
 
+from typing import TYPE_CHECKING, TypedDict, cast
+
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, OuterRef, Q
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from integration.access.choices import MembershipRole
 from integration.access.selectors import properties_for_user
@@ -10,16 +13,28 @@ from integration.models import PropertyMembership
 from .choices import MANAGER_KINDS
 from .models import Event, EventRead
 
+
+class _Unread(TypedDict):
+    unread: bool
+
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+    #: An event annotated `unread` for the person reading.
+    UnreadEvent = WithAnnotations[Event, _Unread]
+
 #: The header's badge counts up to this many, then says "99+".
 BADGE_CAP = 99
 
 
-def events_for_user(user):
+def events_for_user(user: User | AnonymousUser) -> "QuerySet[UnreadEvent]":
     """The events of the properties user holds a role at (license events: where they manage; every one
     for a superuser), newest first, each annotated `unread` for user."""
     events = Event.objects.all()
     if not user.is_active:
-        return events.none()
+        # No rows: none has an unread to read.
+        return cast("QuerySet[UnreadEvent]", events.none())
     if not user.is_superuser:
         managed = properties_for_user(user, roles=(MembershipRole.MANAGER,)).values("pk")
         events = events.filter(
@@ -30,12 +45,12 @@ def events_for_user(user):
     return events.annotate(unread=~Exists(read))
 
 
-def unread_count(user):
+def unread_count(user: User | AnonymousUser) -> int:
     """How many of user's events are unread, counted up to BADGE_CAP + 1 (one query)."""
     return events_for_user(user).filter(unread=True)[: BADGE_CAP + 1].count()
 
 
-def event_email_recipients(event):
+def event_email_recipients(event: Event) -> QuerySet[User]:
     """The active people with an address who turned the inbox's e-mails on and see event."""
     users = get_user_model().objects.filter(is_active=True, inbox_preference__emails=True).exclude(email="")
     members = PropertyMembership.objects.filter(property_id=event.property_id)

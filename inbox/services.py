@@ -2,9 +2,12 @@
 (durable jobs, core.jobs) and the purge of old events."""
 
 import logging
-from datetime import timedelta
+from collections.abc import Iterable
+from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.urls import reverse
@@ -34,7 +37,15 @@ SEND_TASK = "inbox.tasks.event_email_send_task"
 
 
 @transaction.atomic
-def event_record(*, property_id, kind, object_id, subject, detail="", now=None):
+def event_record(
+    *,
+    property_id: int,
+    kind: str,
+    object_id: int,
+    subject: str,
+    detail: str = "",
+    now: datetime | None = None,
+) -> Event:
     """Record, in the caller's transaction, that kind happened to the object: a repeat within FOLD_WINDOW
     counts on the same event (unread again for all), a new event is also queued for e-mail."""
     now = now or timezone.now()
@@ -56,7 +67,7 @@ def event_record(*, property_id, kind, object_id, subject, detail="", now=None):
     return event
 
 
-def events_mark_read(*, user, events):
+def events_mark_read(*, user: User, events: Iterable[Event]) -> int:
     """Mark events (a queryset or list of user's events) read by user now. Returns how many."""
     now = timezone.now()
     rows = [EventRead(event_id=event.pk, user=user, read_at=now) for event in events]
@@ -66,13 +77,13 @@ def events_mark_read(*, user, events):
     return len(rows)
 
 
-def inbox_emails_set(*, user, emails):
+def inbox_emails_set(*, user: User, emails: bool) -> InboxPreference:
     """Record whether user receives the inbox's events by e-mail."""
     preference, _created = InboxPreference.objects.update_or_create(user=user, defaults={"emails": emails})
     return preference
 
 
-def event_notify(*, event_id):
+def event_notify(*, event_id: int) -> int:
     """Queue one e-mail of the event per person who asked for them and sees it. Returns how many."""
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
@@ -84,7 +95,7 @@ def event_notify(*, event_id):
     return len(user_ids)
 
 
-def event_email_send(*, event_id, user_id):
+def event_email_send(*, event_id: int, user_id: int) -> bool:
     """Send one person the e-mail of an event, if they still ask for them, see it and were not sent it
     already (an event is e-mailed once, when it is new). Returns whether it was sent; SMTP errors
     (OSError) reach the caller, which retries."""
@@ -97,7 +108,7 @@ def event_email_send(*, event_id, user_id):
     )
 
 
-def event_email_message(*, event, user):
+def event_email_message(*, event: Event, user: User) -> EmailMultiAlternatives:
     """The e-mail telling user of event, in their e-mail language, linking to the inbox's open view (which
     marks it read and leads to where it is handled)."""
     context = {
@@ -111,7 +122,7 @@ def event_email_message(*, event, user):
     )
 
 
-def events_purge(*, now=None):
+def events_purge(*, now: datetime | None = None) -> int:
     """Delete events read (by anyone) more than READ_KEPT after they last happened, and every event older
     than ALL_KEPT. Returns how many rows were deleted (their read marks included)."""
     now = now or timezone.now()

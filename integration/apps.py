@@ -65,7 +65,7 @@ def _channels_of_the_old_hub(sender, environment, **kwargs):
 def _release_leases_of_previous_life(sender, **kwargs):
     """A Celery worker starting under a name frees the hub sync rows it held under that name before it
     died (Celery sends worker_ready before the worker takes its first message)."""
-    from .sync.outbox import sync_leases_release
+    from .sync.services.outbox import sync_leases_release
 
     sync_leases_release(owner=sender.hostname)
     connections.close_all()  # the main process keeps none open for the children it forks later

@@ -19,7 +19,7 @@ from .ari.dates import DateRange
 from .ari.services.bulk import ari_edit_apply
 from .ari.services.edits import AriEdit, Operation
 from .catalog.models import CatalogSnapshot
-from .catalog.services import REFRESH_TASK as CATALOG_REFRESH_TASK
+from .catalog.services.catalog import REFRESH_TASK as CATALOG_REFRESH_TASK
 from .channels.models import PropertyChannel, SalesChannel
 from .channels.services import (
     channel_mapping_update,
@@ -29,7 +29,7 @@ from .channels.services import (
 )
 from .content.choices import RatePlanType
 from .content.models import Property, RatePlan, RatePlanModel, RoomType
-from .sync.outbox import sync_mark_changed
+from .sync.services.outbox import sync_mark_changed
 
 DEMO_ADMIN_USERNAME = "admin"
 DEMO_PROPERTY = {
@@ -232,7 +232,12 @@ def _open_channels(prop):
     plans = list(prop.rate_plans.select_related("model"))
     for channel in (hub_ota, travel_mall, global_ota):
         channel_open_request(property=prop, channel=channel, comment="데모 숙소 판매 요청입니다.")
-    channel_open_request(property=prop, channel=direct, **DEMO_CMS_ACCOUNT)
+    channel_open_request(
+        property=prop,
+        channel=direct,
+        cms_account_id=DEMO_CMS_ACCOUNT["cms_account_id"],
+        cms_property_code=DEMO_CMS_ACCOUNT["cms_property_code"],
+    )
     links = {link.channel_id: link for link in PropertyChannel.objects.filter(property=prop)}
     early_bird = [plan for plan in plans if plan.model.vendor_id == "early-bird"]
     channel_settings_update(property_channel=links[hub_ota.pk], on_sale=True)

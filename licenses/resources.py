@@ -1,6 +1,6 @@
 """License requests as a kind of hub resource for the sync engine (integration.sync): each is POSTed once.
 
-The sender (integration.sync.sender) makes the call, records the attempt with the file redacted, and
+The sender (integration.sync.services.sender) makes the call, records the attempt with the file redacted, and
 handles retries, backoff and failures as for any resource; on success, on_done stores the hub's id,
 status, reason and times. Once the hub knows a request there is nothing more to send: the review is
 read back with the hub client (services.license_requests_refresh).

@@ -6,8 +6,13 @@ so that no transaction is held across a network call.
 """
 
 import logging
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.core.files import File
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
@@ -17,11 +22,11 @@ from core.jobs import job_queue
 from core.periodic import for_each_row
 from core.storage import storage_save
 from integration.hub import endpoints
-from integration.hub.client import HubError, get_hub_client
+from integration.hub.client import HubClient, HubError, get_hub_client
 from integration.hub.payloads import parse_license_detail, parse_license_result
 from integration.hub.selectors import hub_environment_active
 from integration.models import Property, ResourceKind, SyncState
-from integration.sync.outbox import sync_mark_changed, sync_request
+from integration.sync.services.outbox import sync_mark_changed, sync_request
 
 from . import selectors
 from .choices import ReviewStatus
@@ -46,7 +51,15 @@ class LicenseAnswerInvalid(HubError):
 
 
 @transaction.atomic
-def license_request_submit(*, property, type, fields, file=None, user=None, resubmission_of=None):
+def license_request_submit(
+    *,
+    property: Property,
+    type: str,
+    fields: dict[str, Any],
+    file: File | None = None,
+    user: User | None = None,
+    resubmission_of: LicenseRequest | None = None,
+) -> LicenseRequest:
     """Store a manager's license request for property and queue its submission to the hub.
 
     fields: the document fields of the type (PERMIT_FIELDS or BUSINESS_FIELDS, plus "comment").
@@ -100,7 +113,7 @@ def license_request_submit(*, property, type, fields, file=None, user=None, resu
 
 
 @transaction.atomic
-def license_request_record_submission(*, license_request_id, answer, environment):
+def license_request_record_submission(*, license_request_id: int, answer: Any, environment: str) -> None:
     """The hub of environment accepted a submission: keep its id, status, reason and times (the
     submission result), and which hub it was."""
     fields = parse_license_result(answer)
@@ -113,7 +126,7 @@ def license_request_record_submission(*, license_request_id, answer, environment
 
 
 @transaction.atomic
-def license_request_delete(*, license_request):
+def license_request_delete(*, license_request: LicenseRequest) -> None:
     """Remove a request, its outbox row and its stored file (superusers cleaning up; the hub keeps its copy)."""
     SyncState.objects.filter(kind=ResourceKind.LICENSE, object_id=license_request.pk).delete()
     name = license_request.file.name
@@ -123,7 +136,7 @@ def license_request_delete(*, license_request):
         transaction.on_commit(lambda: storage.delete(name))
 
 
-def license_requests_retry(*, license_requests):
+def license_requests_retry(*, license_requests: Iterable[LicenseRequest]) -> int:
     """Send again requests whose submission failed (the hub refused it, or gave up after retries), as
     they are; returns how many were queued."""
     states = SyncState.objects.filter(
@@ -135,7 +148,7 @@ def license_requests_retry(*, license_requests):
 # --- Reading the review back --------------------------------------------------------------------
 
 
-def _list_all(client, prop):
+def _list_all(client: HubClient, prop: Property) -> list[dict[str, Any]]:
     """Every request the hub lists for the property, newest first (all pages)."""
     items: list[dict] = []
     offset = 0
@@ -154,14 +167,14 @@ def _list_all(client, prop):
             return items
 
 
-def _read_detail(client, prop, hub_id):
+def _read_detail(client: HubClient, prop: Property, hub_id: int) -> dict[str, Any]:
     detail = client.call(endpoints.LICENSE_READ, path_params={"pid": prop.vendor_id, "license_id": hub_id}).data
     if not isinstance(detail, dict) or detail.get("id") != hub_id:
         raise LicenseAnswerInvalid(f"The hub's detail of license request {hub_id} is not in the expected shape.")
     return detail
 
 
-def _needs_detail(request, item):
+def _needs_detail(request: LicenseRequest, item: dict[str, Any]) -> bool:
     fields = parse_license_result(item)
     return (
         request.refreshed_at is None
@@ -171,7 +184,7 @@ def _needs_detail(request, item):
     )
 
 
-def license_requests_refresh(*, property, client=None):
+def license_requests_refresh(*, property: Property, client: HubClient | None = None) -> int:
     """Read the hub's list of the property's requests, and the detail (history, masked number) of each
     one that changed since the last read; store what the hub says. Returns how many requests were
     updated. Raises HubError when the hub cannot be read; then nothing is stored. Only the requests the
@@ -196,7 +209,7 @@ def license_requests_refresh(*, property, client=None):
     return len(details)
 
 
-def _store(request, fields, now):
+def _store(request: LicenseRequest, fields: dict[str, Any], now: datetime) -> None:
     fields.pop("hub_id", None)
     was = request.status
     for name, value in fields.items():
@@ -207,7 +220,7 @@ def _store(request, fields, now):
         license_reviewed.send(sender=LicenseRequest, license_request=request)
 
 
-def license_requests_refresh_open(*, client=None):
+def license_requests_refresh_open(*, client: HubClient | None = None) -> int:
     """Refresh every property with a request under review (or never read back); a property the hub cannot
     answer for, or that fails otherwise, is logged and left for the next run. Returns how many requests
     were updated."""
@@ -218,7 +231,7 @@ def license_requests_refresh_open(*, client=None):
     )
 
 
-def _refresh_open(property_id, client):
+def _refresh_open(property_id: int, client: HubClient) -> int:
     prop = Property.objects.filter(pk=property_id).first()
     if prop is None:
         return 0
@@ -229,7 +242,7 @@ def _refresh_open(property_id, client):
         return 0
 
 
-def license_requests_queue_refresh(*, property_ids):
+def license_requests_queue_refresh(*, property_ids: Iterable[int]) -> int:
     """Queue a refresh of each property's requests from the hub, after the current transaction commits."""
     property_ids = sorted(set(property_ids))
     for property_id in property_ids:

@@ -1,5 +1,5 @@
 """Test clients log in as people end up logged in: with the second factor passed by those who need one
-(accounts.second_factor), so that tests of other screens need not type codes. The tests of the second
+(accounts.services), so that tests of other screens need not type codes. The tests of the second
 factor itself use django.test.Client, which does not."""
 
 import django.test
@@ -9,7 +9,7 @@ from django_otp import DEVICE_ID_SESSION_KEY
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from accounts.second_factor import second_factor_required
+from accounts.selectors import second_factor_required
 
 
 def totp_device(user):

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from integration.hub import endpoints
 from integration.hub.client import HubError, HubHTTPError, get_hub_client
-from integration.sync.sender import retry_delay
+from integration.sync.services.sender import retry_delay
 
 #: Tries of one page when the hub is busy or unreachable, before the reconciliation fails.
 PAGE_TRIES = 4

@@ -66,7 +66,7 @@ def nights_hold(room_type_id: int, nights: Sequence[datetime.date], rooms: int) 
 
 def sync_state_of(kind: str, object_id: int) -> Statement:
     """The condition (over the outbox's columns) naming the outbox row of (kind, object_id), for
-    integration.sync.outbox.sync_state_bump_statement.
+    integration.sync.services.outbox.sync_state_bump_statement.
 
     Not the ORM: that statement is SQL (it runs inside a WITH of the change on PostgreSQL)."""
     return f"{_column(SyncState, 'kind')} = %s AND {_column(SyncState, 'object_id')} = %s", [kind, object_id]

@@ -19,10 +19,15 @@ from core.admin_audit import AuditedAdminMixin
 from ..hub.client import HubError
 from .choices import CatalogGroup
 from .forms import CodeMappingForm, CodeMappingImportForm
-from .mapping import MappingImportAction, code_mappings_csv_export, code_mappings_import, code_mappings_read_csv
 from .models import CatalogSnapshot, CodeMapping
 from .selectors import Catalog, catalog_counts, catalog_read
-from .services import catalog_refresh
+from .services.catalog import catalog_refresh
+from .services.mapping import (
+    MappingImportAction,
+    code_mappings_csv_export,
+    code_mappings_import,
+    code_mappings_read_csv,
+)
 
 
 def _count_column(group):

@@ -5,9 +5,9 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from .choices import CatalogGroup
-from .mapping import MAPPING_MAX_BYTES, code_mappings_read_csv
 from .models import CodeMapping
 from .selectors import catalog_check_codes
+from .services.mapping import MAPPING_MAX_BYTES, code_mappings_read_csv
 from .widgets import CatalogTagsWidget
 
 

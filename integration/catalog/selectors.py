@@ -1,10 +1,12 @@
 """Reading the hub's code catalog: the latest snapshot parsed once per process, its codes, labels and
 choices, checking tags against it, and our codes as the hub's (the code mapping table applied)."""
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.db.models import Model
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
@@ -34,9 +36,11 @@ TAG_MODELS = (Property, RoomType)
 
 #: Joins the names along a nested code's path in its label, e.g. "Pool \u203a Outdoor pool".
 PATH_SEPARATOR = " \u203a "
+#: A group's codes as Django grouped choices: ((optgroup label, ((code, label), ...)), ...).
+Optgroups = tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
 
 
-def _walk(nodes):
+def _walk(nodes: list[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], tuple[str, ...]]]:
     """Every node of a tree with the codes of its path from the top-level node: (node, (code, ...))."""
     stack: list[tuple[dict, tuple[str, ...]]] = [(node, ()) for node in reversed(nodes)]
     while stack:
@@ -46,7 +50,7 @@ def _walk(nodes):
         stack.extend((child, path) for child in reversed(node.get("children") or ()))
 
 
-def catalog_counts(snapshot):
+def catalog_counts(snapshot: CatalogSnapshot) -> dict[str, int]:
     """How many codes (at any depth) each group of a snapshot has: {group: count}."""
     tree = snapshot.data[SNAPSHOT_LOCALE]
     return {group: sum(1 for _node in _walk(tree.get(group, []))) for group in CatalogGroup.values}
@@ -56,7 +60,7 @@ class Catalog:
     """A snapshot parsed for reading: codes and their paths per group, and the hub's names, which every
     language of our screens shows (the spec's catalog has one name per code); a missing name shows the code."""
 
-    def __init__(self, snapshot):
+    def __init__(self, snapshot: CatalogSnapshot) -> None:
         self.key = (snapshot.pk, snapshot.fetched_at)
         self.snapshot = snapshot
         tree = snapshot.data[SNAPSHOT_LOCALE]
@@ -67,23 +71,23 @@ class Catalog:
         self.names = {
             group: {node["code"]: node["name"] for node, _path in _walk(nodes)} for group, nodes in tree.items()
         }
-        self._choices = {}
+        self._choices: dict[tuple[str, bool], Optgroups] = {}
 
-    def _name(self, group, code):
+    def _name(self, group: str, code: str) -> str:
         return self.names.get(group, {}).get(code) or code
 
-    def _label(self, group, code):
+    def _label(self, group: str, code: str) -> str:
         path = self.paths.get(group, {}).get(code, (code,))
         return PATH_SEPARATOR.join(self._name(group, step) for step in path)
 
-    def label(self, group, code):
+    def label(self, group: str, code: str) -> str | None:
         """The code's name with the names of its parents (joined by PATH_SEPARATOR); None when the group
         lacks the code."""
         if code not in self.codes.get(group, ()):
             return None
         return self._label(group, code)
 
-    def choices(self, group, language):
+    def choices(self, group: str, language: str | None) -> list[tuple[str, list[tuple[str, str]]]]:
         """A group's codes as Django grouped choices for a Django language code, built once per group and
         language (Korean, or English for any other): [(optgroup label, [(code, label), ...]), ...]. Each
         top-level node with children is an optgroup holding itself and every code below it, labelled with
@@ -93,13 +97,14 @@ class Catalog:
             self._choices[group, korean] = self._build_choices(group, korean)
         return [(label, list(options)) for label, options in self._choices[group, korean]]
 
-    def _build_choices(self, group, korean):
+    def _build_choices(self, group: str, korean: bool) -> Optgroups:
         # top-level code -> the options of every code under it, in catalog order
         below: dict[str, list[tuple[str, str]]] = {}
         for code, path in self.paths.get(group, {}).items():
             if len(path) > 1:
                 below.setdefault(path[0], []).append((code, self._label(group, code)))
-        optgroups, leaves = [], []
+        optgroups: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+        leaves: list[tuple[str, str]] = []
         for code, path in self.paths.get(group, {}).items():
             if len(path) > 1:
                 continue
@@ -118,17 +123,17 @@ class Catalog:
 
 #: The last catalog parsed in this process. Snapshots never change, so it stays right for as long as
 #: its snapshot is the latest; a newer one (stored by any process) has another key and replaces it.
-_latest = None
+_latest: Catalog | None = None
 
 
-def catalog_remember(catalog):
+def catalog_remember(catalog: Catalog) -> Catalog:
     """Keep catalog as this process's latest (after a fetch stored it); returns it."""
     global _latest
     _latest = catalog
     return catalog
 
 
-def _latest_catalog():
+def _latest_catalog() -> Catalog | None:
     """The latest snapshot, parsed; None before the first fetch.
 
     Costs one indexed two-column query; the catalog itself is loaded and parsed only when it changed.
@@ -143,7 +148,7 @@ def _latest_catalog():
     return catalog_remember(Catalog(snapshot)) if snapshot else _latest_catalog()
 
 
-def catalog_read():
+def catalog_read() -> Catalog | None:
     """The latest catalog parsed for reading (a Catalog: codes, labels, choices), or None before the
     first fetch. Read it once where many codes are looked up."""
     return _latest_catalog()
@@ -160,7 +165,9 @@ _NO_CATALOG = gettext_lazy(
 )
 
 
-def catalog_check_codes(values, field_groups=TAG_FIELD_GROUPS):
+def catalog_check_codes(
+    values: Mapping[str, Any] | Model, field_groups: Mapping[str, str] = TAG_FIELD_GROUPS
+) -> dict[str, ValidationError]:
     """Field errors for codes that the latest catalog lacks: {field: ValidationError}, empty when all is well.
 
     values is a mapping (a form's cleaned_data) or an object (a Property or RoomType); only the fields
@@ -201,17 +208,17 @@ class HubCodes:
     go-live checklist fails until the catalog is fetched.
     """
 
-    def __init__(self, catalog, mappings):
+    def __init__(self, catalog: Catalog | None, mappings: dict[tuple[str, str], str]) -> None:
         self.catalog = catalog
         #: {(group, our code): hub code}
         self.mappings = mappings
-        self.unknown = {}
+        self.unknown: dict[str, list[str]] = {}
 
-    def known(self, group, hub_code):
+    def known(self, group: str, hub_code: str) -> bool:
         """Whether the latest catalog has hub_code (True before the first fetch: nothing to judge by)."""
         return self.catalog is None or hub_code in self.catalog.codes.get(group, ())
 
-    def __call__(self, field, codes):
+    def __call__(self, field: str, codes: list[str]) -> list[str]:
         """The hub codes of a tag field's codes (TAG_FIELD_GROUPS names its group), in order, each once;
         the unknown ones are noted in self.unknown."""
         group = TAG_FIELD_GROUPS[field]
@@ -223,7 +230,7 @@ class HubCodes:
             hub_codes.append(hub_code)
         return list(dict.fromkeys(hub_codes))
 
-    def check(self, obj):
+    def check(self, obj: Model) -> dict[str, list[str]]:
         """Apply the table to every tag field of obj (a Property or RoomType, or any object with some of
         the fields); returns obj's unknown codes ({field: [our codes]}), also left in self.unknown."""
         self.unknown = {}
@@ -232,13 +239,14 @@ class HubCodes:
                 self(field, getattr(obj, field))
         return self.unknown
 
-    def problem(self, model):
+    def problem(self, model: type[Model]) -> str:
         """The message that refuses to send an object of model with unknown codes, naming each field and
         its codes; "" when every code is known."""
         return " ".join(
             _UNKNOWN_HUB_CODES
             % {
-                "field": model._meta.get_field(field).verbose_name,
+                # A tag field, never a relation.
+                "field": model._meta.get_field(field).verbose_name,  # type: ignore[union-attr]
                 "codes": ", ".join(codes),
                 "group": CatalogGroup(TAG_FIELD_GROUPS[field]).label,
             }
@@ -252,7 +260,7 @@ _UNKNOWN_HUB_CODES = gettext_lazy(
 )
 
 
-def hub_codes_read():
+def hub_codes_read() -> HubCodes:
     """A fresh HubCodes with the latest catalog and the whole code mapping table (hundreds of rows: one
     query). Read it once per body, or once for many objects."""
     mappings = {

@@ -5,7 +5,7 @@ from celery import shared_task
 from core.jobs import JobTask
 
 from ..hub.client import HubError
-from .services import catalog_refresh
+from .services.catalog import catalog_refresh
 
 
 @shared_task(base=JobTask, bind=True, ignore_result=True, max_retries=5)

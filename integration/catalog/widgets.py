@@ -43,7 +43,7 @@ class CatalogTagsWidget(forms.SelectMultiple):
         unknown = [code for code in value if code and code not in known]
         self.choices = catalog.choices(self.group, get_language()) if catalog else []
         if unknown:
-            self.choices.insert(0, (self.unknown_label, [(code, code) for code in unknown]))
+            self.choices.insert(0, (str(self.unknown_label), [(code, code) for code in unknown]))
         return super().optgroups(name, value, attrs)
 
     def get_context(self, name, value, attrs):

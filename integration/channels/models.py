@@ -9,8 +9,9 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from ..content.models import Property
-from ..hub.payloads import CHANNEL_CODE_MAX_LENGTH, CHANNEL_COMMENT_MAX_LENGTH, CMS_SELLS_MAPPED_ONLY
+from ..hub.payloads import CHANNEL_CODE_MAX_LENGTH, CHANNEL_COMMENT_MAX_LENGTH
 from .choices import ChannelStatus, ChannelType, RequestStatus
+from .policy import CMS_SELLS_MAPPED_ONLY
 
 if TYPE_CHECKING:
     from ..sync.models import SyncState

@@ -8,7 +8,10 @@ are written, so that no transaction is held across a network call.
 """
 
 import logging
+from collections.abc import Iterable
+from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -20,9 +23,8 @@ from core.periodic import for_each_row
 
 from ..content.models import Property, RatePlan, RoomType
 from ..hub import endpoints
-from ..hub.client import HubError, HubHTTPError, get_hub_client
+from ..hub.client import HubClient, HubError, HubHTTPError, get_hub_client
 from ..hub.payloads import (
-    CHANNEL_STATUSES_READ_BEFORE_BOOKING,
     build_channel_list,
     build_channel_mappings,
     build_channel_settings,
@@ -31,10 +33,11 @@ from ..hub.payloads import (
 )
 from ..sync.choices import SyncStatus
 from ..sync.models import ResourceKind, SyncState
-from ..sync.outbox import sync_mark_changed
+from ..sync.services.outbox import sync_mark_changed
 from . import selectors
 from .choices import ChannelStatus, RequestStatus
 from .models import ChannelOpenRequest, PropertyChannel, SalesChannel
+from .policy import CHANNEL_STATUSES_READ_BEFORE_BOOKING
 from .signals import channel_opened
 
 logger = logging.getLogger(__name__)
@@ -44,7 +47,7 @@ logger = logging.getLogger(__name__)
 REFRESH_LIST_TASK = "integration.channels.tasks.sales_channels_refresh_task"
 REFRESH_PROPERTY_TASK = "integration.channels.tasks.property_channels_refresh_task"
 
-_STATUS_OF_REVIEW = {
+_STATUS_OF_REVIEW: dict[str | None, str] = {
     RequestStatus.PENDING: ChannelStatus.REQUESTED,
     RequestStatus.APPROVED: ChannelStatus.OPEN,
     RequestStatus.REJECTED: ChannelStatus.REJECTED,
@@ -58,7 +61,7 @@ class ChannelAnswerInvalid(HubError):
 # --- The hub's channel list ----------------------------------------------------------------------
 
 
-def sales_channels_refresh(*, client=None):
+def sales_channels_refresh(*, client: HubClient | None = None) -> tuple[int, int, int]:
     """Read the hub's channel list (operation 21) and make our SalesChannel rows match it: new channels
     are added, names and types follow the hub, and a channel the hub no longer lists is kept (bookings
     and per-channel values refer to it) but marked unlisted. Returns (added, updated, unlisted)."""
@@ -95,7 +98,7 @@ def sales_channels_refresh(*, client=None):
 # --- A property's status on each channel, and its requests -----------------------------------------
 
 
-def property_channels_refresh(*, property, client=None):
+def property_channels_refresh(*, property: Property, client: HubClient | None = None) -> int:
     """Read the property's status on every channel (operation 23) and its open requests (operation 25,
     and 26 for each one whose review changed) from the hub, and store them. A channel the hub names that
     we do not have yet is read (operation 22) and added. A channel that has just opened takes the hub's
@@ -127,7 +130,7 @@ def property_channels_refresh(*, property, client=None):
     return _store_statuses(property, statuses, new_channels, held, details)
 
 
-def _read_channel(client, channel_id):
+def _read_channel(client: HubClient, channel_id: int) -> tuple[int, str, str]:
     answer = client.call(endpoints.CHANNEL_READ, path_params={"channel_id": channel_id}).data
     found = build_channel_list([answer])
     if not found:
@@ -135,7 +138,7 @@ def _read_channel(client, channel_id):
     return found[0]
 
 
-def _read_hub_copy(client, prop, channel_id):
+def _read_hub_copy(client: HubClient, prop: Property, channel_id: int) -> dict[str, Any]:
     """What the hub holds of a channel that just opened: its settings, and a cms channel's mapping."""
     params = {"pid": prop.vendor_id, "channel_id": channel_id}
     copy = {"settings": client.call(endpoints.CHANNEL_SETTINGS_READ, path_params=params).data}
@@ -146,7 +149,14 @@ def _read_hub_copy(client, prop, channel_id):
 
 
 @transaction.atomic
-def _store_statuses(prop, statuses, new_channels, held, details):
+def _store_statuses(
+    prop: Property,
+    statuses: dict[int, str],
+    new_channels: list[tuple[int, str, str]],
+    held: dict[int, dict[str, Any]],
+    details: list[dict[str, Any]],
+) -> int:
+    """Store what a refresh read: the new channels, the property's status on each, and its requests."""
     now = timezone.now()
     for channel_id, name, kind in new_channels:
         SalesChannel.objects.get_or_create(
@@ -163,19 +173,10 @@ def _store_statuses(prop, statuses, new_channels, held, details):
         row = rows.get(channel.pk) or PropertyChannel(property=prop, channel=channel)
         changed += row.status != status
         row.status, row.status_read_at = status, now
-        # Only a channel that has just opened sends what was prepared for it while it was requested.
-        prepared = channel_id in held and row.pk is not None and _prepared_kinds(row)
-        if channel_id in held and not prepared:
-            _adopt_hub_copy(row, held[channel_id])
-        row.save()
         if channel_id in held:
-            channel_opened.send(sender=PropertyChannel, property=prop, channel=channel)
-        if prepared:
-            # Set while the request was under review: what we prepared goes to the hub now.
-            for kind in prepared:
-                sync_mark_changed(row, kind=kind)
-        elif channel_id in held:
-            _acknowledge(row, held[channel_id])
+            _store_opened(row, prop, channel, held[channel_id])
+        else:
+            row.save()
     for fields in details:
         hub_id = fields.pop("hub_id", None)
         if hub_id is not None and fields:
@@ -183,7 +184,22 @@ def _store_statuses(prop, statuses, new_channels, held, details):
     return changed
 
 
-def _prepared_kinds(row):
+def _store_opened(row: PropertyChannel, prop: Property, channel: SalesChannel, copy: dict[str, Any]) -> None:
+    """A channel that has just opened for the property: it sends what was prepared for it while it was
+    requested, or else takes the hub's copy as acknowledged."""
+    prepared = _prepared_kinds(row) if row.pk is not None else []
+    if not prepared:
+        _adopt_hub_copy(row, copy)
+    row.save()
+    channel_opened.send(sender=PropertyChannel, property=prop, channel=channel)
+    if not prepared:
+        _acknowledge(row, copy)
+    # Set while the request was under review: what we prepared goes to the hub now.
+    for kind in prepared:
+        sync_mark_changed(row, kind=kind)
+
+
+def _prepared_kinds(row: PropertyChannel) -> list[str]:
     """The settings and mapping a manager set while the channel was requested, never yet sent."""
     return list(
         SyncState.objects.filter(
@@ -194,26 +210,36 @@ def _prepared_kinds(row):
     )
 
 
-def _adopt_hub_copy(row, copy):
+def _adopt_hub_copy(row: PropertyChannel, copy: dict[str, Any]) -> None:
     """A channel that just opened sells what the hub says it does (its defaults), coded as the hub holds."""
-    settings = copy.get("settings") if isinstance(copy.get("settings"), dict) else {}
+    settings = _mapping(copy.get("settings"))
     row.on_sale = settings.get("on_sale") is True
-    row.room_types = {key: False for key, value in (settings.get("roomtypes") or {}).items() if value is False}
-    row.rate_plans = {key: False for key, value in (settings.get("rateplans") or {}).items() if value is False}
-    mappings = copy.get("mappings") if isinstance(copy.get("mappings"), dict) else {}
-    row.room_type_codes = {
-        entry["vendor_roomtype_id"]: entry["channel_code"]
-        for entry in mappings.get("roomtypes") or []
-        if isinstance(entry, dict) and {"vendor_roomtype_id", "channel_code"} <= entry.keys()
-    }
-    row.rate_plan_codes = {
-        entry["vendor_rateplan_id"]: entry["channel_code"]
-        for entry in mappings.get("rateplans") or []
-        if isinstance(entry, dict) and {"vendor_rateplan_id", "channel_code"} <= entry.keys()
+    row.room_types = _switched_off(settings.get("roomtypes"))
+    row.rate_plans = _switched_off(settings.get("rateplans"))
+    mappings = _mapping(copy.get("mappings"))
+    row.room_type_codes = _channel_codes(mappings.get("roomtypes"), "vendor_roomtype_id")
+    row.rate_plan_codes = _channel_codes(mappings.get("rateplans"), "vendor_rateplan_id")
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _switched_off(sale_map: dict[str, Any] | None) -> dict[str, bool]:
+    """{id: False} of the ones a settings map switches off."""
+    return {key: False for key, value in (sale_map or {}).items() if value is False}
+
+
+def _channel_codes(entries: list[Any] | None, id_key: str) -> dict[str, str]:
+    """{our id: channel code} of a mapping's entries, leaving out those not in the contract's shape."""
+    return {
+        entry[id_key]: entry["channel_code"]
+        for entry in entries or []
+        if isinstance(entry, dict) and {id_key, "channel_code"} <= entry.keys()
     }
 
 
-def _acknowledge(row, copy):
+def _acknowledge(row: PropertyChannel, copy: dict[str, Any]) -> None:
     """Record the hub's copy as acknowledged, so that the next change sends only what differs from it."""
     kinds = [(ResourceKind.CHANNEL_SETTINGS, build_channel_settings(row))]
     if "mappings" in copy:
@@ -233,7 +259,7 @@ def _acknowledge(row, copy):
         )
 
 
-def property_channels_refresh_requested(*, client=None):
+def property_channels_refresh_requested(*, client: HubClient | None = None) -> int:
     """Refresh every property with a request under review (periodic): a property the hub cannot answer
     for, or that fails otherwise, is logged and left for the next run. Returns how many changed."""
     client = client or get_hub_client()
@@ -245,7 +271,7 @@ def property_channels_refresh_requested(*, client=None):
     )
 
 
-def _refresh_one(property_id, client):
+def _refresh_one(property_id: int, client: HubClient) -> int:
     prop = Property.objects.filter(pk=property_id).first()
     if prop is None:
         return 0
@@ -256,7 +282,7 @@ def _refresh_one(property_id, client):
         return 0
 
 
-def property_channels_refresh_for_booking(*, property, status):
+def property_channels_refresh_for_booking(*, property: Property, status: str | None) -> bool:
     """A booking is about to be refused: its channel does not sell for the property by what we hold there
     (status; None when we hold none). When that status warrants it (CHANNEL_STATUSES_READ_BEFORE_BOOKING),
     read the property's statuses from the hub first, as the read-back does (a channel found open opens as
@@ -275,12 +301,12 @@ def property_channels_refresh_for_booking(*, property, status):
     return False
 
 
-def sales_channels_queue_refresh():
+def sales_channels_queue_refresh() -> None:
     """Queue a refresh of the hub's channel list, after the current transaction commits (the button)."""
     job_queue(REFRESH_LIST_TASK)
 
 
-def property_channels_forget_hub():
+def property_channels_forget_hub() -> None:
     """After a switch to another hub: the statuses we hold were the old hub's. Every channel is closed for
     every property until the new hub says otherwise (each property's statuses are read from it at once);
     what was prepared (sales settings, mappings) is kept and sent when a channel opens there. Requests the
@@ -290,7 +316,7 @@ def property_channels_forget_hub():
         property_channels_queue_refresh(property=prop)
 
 
-def property_channels_queue_refresh(*, property):
+def property_channels_queue_refresh(*, property: Property) -> None:
     """Queue a refresh of a property's channel statuses and requests, after the current transaction commits."""
     job_queue(REFRESH_PROPERTY_TASK, property.pk)
 
@@ -298,21 +324,29 @@ def property_channels_queue_refresh(*, property):
 # --- Opening a channel --------------------------------------------------------------------------
 
 
-def property_channel_get(*, property, channel):
+def property_channel_ensure(*, property: Property, channel: SalesChannel) -> PropertyChannel:
     """The property's row for the channel, created closed when it has none."""
     row, _created = PropertyChannel.objects.get_or_create(property=property, channel=channel)
     return row
 
 
 @transaction.atomic
-def channel_open_request(*, property, channel, comment="", cms_account_id="", cms_property_code="", user=None):
+def channel_open_request(
+    *,
+    property: Property,
+    channel: SalesChannel,
+    comment: str = "",
+    cms_account_id: str = "",
+    cms_property_code: str = "",
+    user: User | None = None,
+) -> ChannelOpenRequest:
     """Ask the hub to open channel for property, and queue the request. A cms channel needs the channel
     account's id and the property's code there; a hub channel takes neither. Raises ValidationError
     (field -> errors) when the channel is already open or requested, or a field is missing or too long;
     then nothing is stored or sent."""
     row = (
         PropertyChannel.objects.select_for_update(of=("self",))
-        .filter(pk=property_channel_get(property=property, channel=channel).pk)
+        .filter(pk=property_channel_ensure(property=property, channel=channel).pk)
         .get()
     )
     if row.status in (ChannelStatus.OPEN, ChannelStatus.REQUESTED):
@@ -351,7 +385,7 @@ def channel_open_request(*, property, channel, comment="", cms_account_id="", cm
 
 
 @transaction.atomic
-def channel_request_record_submission(*, request_id, answer):
+def channel_request_record_submission(*, request_id: int, answer: Any) -> None:
     """The hub accepted an open request: keep its id, review and times."""
     fields = parse_open_request(answer)
     if "hub_id" not in fields:
@@ -369,7 +403,7 @@ def channel_request_record_submission(*, request_id, answer):
 # --- What an open channel sells, and a cms channel's mapping -----------------------------------------
 
 
-def _require_open(row):
+def _require_open(row: PropertyChannel) -> None:
     """Settings and mapping are set on an open channel, or prepared while the request is under review
     (sent when the channel opens)."""
     if row.status not in (ChannelStatus.OPEN, ChannelStatus.REQUESTED):
@@ -379,7 +413,14 @@ def _require_open(row):
 
 
 @transaction.atomic
-def channel_settings_update(*, property_channel, on_sale, room_types_off=(), rate_plans_off=(), user=None):
+def channel_settings_update(
+    *,
+    property_channel: PropertyChannel,
+    on_sale: bool,
+    room_types_off: Iterable[RoomType] = (),
+    rate_plans_off: Iterable[RatePlan] = (),
+    user: User | None = None,
+) -> PropertyChannel:
     """Set what the property sells on an open channel: on_sale, and the room types and rate plans it does
     not sell there (instances of the property); queues the PATCH. user, who changed it, goes in the audit
     trail."""
@@ -398,7 +439,13 @@ def channel_settings_update(*, property_channel, on_sale, room_types_off=(), rat
 
 
 @transaction.atomic
-def channel_mapping_update(*, property_channel, room_type_codes, rate_plan_codes, user=None):
+def channel_mapping_update(
+    *,
+    property_channel: PropertyChannel,
+    room_type_codes: dict[RoomType, str],
+    rate_plan_codes: dict[RatePlan, str],
+    user: User | None = None,
+) -> PropertyChannel:
     """Set a cms channel's code of each room type and rate plan ({instance: code}; an empty code removes
     it); queues the PUT of the whole mapping. user, who changed it, goes in the audit trail."""
     row = PropertyChannel.objects.select_for_update(of=("self",)).select_related("channel").get(pk=property_channel.pk)
@@ -416,6 +463,8 @@ def channel_mapping_update(*, property_channel, room_type_codes, rate_plan_codes
     return row
 
 
-def _require_own(row, objects, model):
+def _require_own(
+    row: PropertyChannel, objects: Iterable[RoomType | RatePlan], model: type[RoomType | RatePlan]
+) -> None:
     if any(not isinstance(obj, model) or obj.property_id != row.property_id for obj in objects):
         raise ValueError("room types and rate plans must be the property's own")

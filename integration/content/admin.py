@@ -19,9 +19,9 @@ from ..hub.payloads import HUB_KEEPS
 from ..sync.admin import sync_badge, sync_state_badge
 from ..sync.choices import SyncStatus
 from ..sync.models import ResourceKind, SyncState
-from ..sync.outbox import sync_request
 from ..sync.resources import KIND_OF_MODEL
 from ..sync.selectors import with_sync_state
+from ..sync.services.outbox import sync_request
 from . import services
 from .choices import Locale
 from .forms import RatePlanModelForm, SalesChannelsField, catalog_formfield

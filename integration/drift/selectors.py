@@ -3,8 +3,11 @@
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import QuerySet
+
+from ..content.models import Property
 from .choices import DriftCheckStatus
-from .models import DriftCheck
+from .models import DriftCheck, DriftDifference
 
 
 @dataclass(frozen=True)
@@ -24,7 +27,7 @@ class DriftStatus:
     check_id: int | None
 
 
-def property_drift_status(property):
+def property_drift_status(property: Property) -> DriftStatus:
     """The property's drift status: its latest finished check, and whether one is under way."""
     checks = DriftCheck.objects.filter(property=property)
     running = checks.filter(status__in=[DriftCheckStatus.QUEUED, DriftCheckStatus.RUNNING]).exists()
@@ -41,6 +44,6 @@ def property_drift_status(property):
     )
 
 
-def drift_report_rows(check):
+def drift_report_rows(check: DriftCheck) -> QuerySet[DriftDifference]:
     """The check's differences in report order, with their resource's kind."""
     return check.differences.select_related("state").order_by("state__kind", "resource", "field", "pk")

@@ -4,10 +4,13 @@ differs, and re-send what staff choose (ours wins) through the sync engine's out
 import logging
 import secrets
 import time
+from collections.abc import Iterator
 from datetime import timedelta
+from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
@@ -19,12 +22,12 @@ from core.metrics import drift_check_counted
 from ..content.models import Property
 from ..content.resources import path_params
 from ..hub import endpoints
-from ..hub.client import HubError, HubHTTPError, get_hub_client
+from ..hub.client import HubClient, HubError, HubHTTPError, get_hub_client
 from ..sync.models import ResourceKind, SyncState
-from ..sync.outbox import sync_state_resend
 from ..sync.resources import RESOURCES
+from ..sync.services.outbox import sync_state_resend
 from .choices import DriftCheckStatus
-from .compare import body_differences
+from .compare import FieldDifference, body_differences
 from .models import DriftCheck, DriftDifference
 from .pacing import HubBusy, Pacer
 from .signals import drift_found
@@ -50,13 +53,13 @@ RUNNER_BUDGET = timedelta(minutes=30)
 CHECKS_KEPT = 5
 
 
-def runner_lock_seconds():
+def runner_lock_seconds() -> int:
     """How long the runner's lock lasts without renewal: 15 minutes, or longer when one read's retries
     may wait longer (HUB_DRIFT_MAX_TRIES waits of up to HUB_DRIFT_MAX_WAIT seconds)."""
     return max(15 * 60, settings.HUB_DRIFT_MAX_TRIES * settings.HUB_DRIFT_MAX_WAIT + 60)
 
 
-def drift_check_request(*, property, user=None):
+def drift_check_request(*, property: Property, user: User | None = None) -> DriftCheck:
     """Queue a drift check of property and have the runner start after the commit. Asking again while
     one is queued or running returns that one."""
     with transaction.atomic():
@@ -66,7 +69,7 @@ def drift_check_request(*, property, user=None):
     return check
 
 
-def drift_checks_request_all():
+def drift_checks_request_all() -> int:
     """Queue a drift check of every property (the weekly run) and start the runner once; returns how many
     checks are waiting."""
     with transaction.atomic():
@@ -76,14 +79,16 @@ def drift_checks_request_all():
     return len(waiting)
 
 
-def _queue_check(prop, user):
+def _queue_check(prop: Property, user: User | None) -> DriftCheck:
     waiting = DriftCheck.objects.filter(
         property=prop, status__in=[DriftCheckStatus.QUEUED, DriftCheckStatus.RUNNING]
     ).first()
     return waiting or DriftCheck.objects.create(property=prop, requested_by=user)
 
 
-def drift_checks_run(*, client=None, pacer=None, budget=RUNNER_BUDGET):
+def drift_checks_run(
+    *, client: HubClient | None = None, pacer: Pacer | None = None, budget: timedelta = RUNNER_BUDGET
+) -> int:
     """Run the queued checks, oldest first, unless another runner holds the lock (it then runs them).
     One pacer spaces all the reads. A runner starts no check after budget: it queues another runner for
     the rest, so that one run stays within its task's time limit. Returns how many checks this call ran."""
@@ -111,7 +116,7 @@ def drift_checks_run(*, client=None, pacer=None, budget=RUNNER_BUDGET):
     return ran
 
 
-def _fail_interrupted():
+def _fail_interrupted() -> None:
     """Checks left running longer than a runner's lock lasts belong to a runner that died."""
     stale = timezone.now() - timedelta(seconds=runner_lock_seconds())
     DriftCheck.objects.filter(status=DriftCheckStatus.RUNNING, started_at__lt=stale).update(
@@ -121,7 +126,7 @@ def _fail_interrupted():
     )
 
 
-def _claim_next():
+def _claim_next() -> DriftCheck | None:
     for check in DriftCheck.objects.filter(status=DriftCheckStatus.QUEUED).order_by("requested_at", "pk")[:5]:
         claimed = DriftCheck.objects.filter(pk=check.pk, status=DriftCheckStatus.QUEUED).update(
             status=DriftCheckStatus.RUNNING, started_at=timezone.now()
@@ -132,7 +137,7 @@ def _claim_next():
     return None
 
 
-def drift_check_run(*, check, client, pacer):
+def drift_check_run(*, check: DriftCheck, client: HubClient, pacer: Pacer) -> DriftCheck:
     """Read back every resource of the check's property that the hub has acknowledged, compare each with
     the body it acknowledged, and store the differences; no transaction is held across a read.
     A resource the hub answers 404 for is a difference of its own (the hub lost it)."""
@@ -178,7 +183,7 @@ def drift_check_run(*, check, client, pacer):
     return check
 
 
-def _checked_resources(prop):
+def _checked_resources(prop: Property) -> Iterator[tuple[SyncState, Any]]:
     """The property's content that the hub has acknowledged, parents first, with each object loaded."""
     states = SyncState.objects.filter(
         property=prop, kind__in=list(READ_ENDPOINTS), known_to_hub=True, acked_body__isnull=False
@@ -189,7 +194,7 @@ def _checked_resources(prop):
             yield state, obj
 
 
-def _difference(state, resource_name, difference):
+def _difference(state: SyncState, resource_name: str, difference: FieldDifference | None) -> DriftDifference:
     if difference is None:
         return DriftDifference(state=state, resource=resource_name, field="", ours=None, hubs=None, hubs_present=False)
     return DriftDifference(
@@ -203,7 +208,7 @@ def _difference(state, resource_name, difference):
     )
 
 
-def _finish(check, status, read, differences, *, error=""):
+def _finish(check: DriftCheck, status: str, read: int, differences: list[DriftDifference], *, error: str = "") -> None:
     fields = {
         "status": status,
         "finished_at": timezone.now(),
@@ -234,7 +239,7 @@ def _finish(check, status, read, differences, *, error=""):
     )
 
 
-def drift_resend(*, check, difference_ids=None):
+def drift_resend(*, check: DriftCheck, difference_ids: list[int] | None = None) -> int:
     """Re-send (ours wins) the resources of the check's differences not re-sent yet, or of only those
     difference_ids: each resource's whole current state at its next send, clearing what the hub holds and
     we do not as far as the contract allows, or re-created when the hub lost it. Returns how many resources."""
@@ -244,11 +249,11 @@ def drift_resend(*, check, difference_ids=None):
             # A re-send carries the resource's whole state: it answers every row of that resource.
             chosen = rows.filter(pk__in=difference_ids).values("state_id")
             rows = rows.filter(state_id__in=chosen)
-        rows = list(rows)
+        found = list(rows)
         by_state: dict[int, tuple[SyncState, list[DriftDifference]]] = {}
-        for row in rows:
+        for row in found:
             by_state.setdefault(row.state_id, (row.state, []))[1].append(row)
         for state, state_rows in by_state.values():
             sync_state_resend(state, recreate=any(row.missing_at_hub for row in state_rows))
-        DriftDifference.objects.filter(pk__in=[row.pk for row in rows]).update(resent_at=timezone.now())
+        DriftDifference.objects.filter(pk__in=[row.pk for row in found]).update(resent_at=timezone.now())
     return len(by_state)

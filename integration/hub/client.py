@@ -18,7 +18,8 @@ from core.metrics import hub_request_observed
 from core.request_id import HEADER as REQUEST_ID_HEADER
 from core.request_id import request_id_get
 
-from .environments import hub_address
+from .endpoints import Endpoint
+from .environments import HubEnvironment, hub_address
 from .selectors import hub_environment_active
 
 logger = logging.getLogger(__name__)
@@ -39,7 +40,9 @@ class HubResponse:
 class HubError(Exception):
     """A hub call that did not succeed; retryable says whether trying again later may help."""
 
-    def __init__(self, message, *, status=None, retry_after=None, duration_ms=0):
+    def __init__(
+        self, message: str, *, status: int | None = None, retry_after: float | None = None, duration_ms: int = 0
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
@@ -71,7 +74,7 @@ class HubNotConfigured(HubError):
     """The environment's base URL or token is not set: no call can be made until it is."""
 
 
-def parse_retry_after(value, *, now=None):
+def parse_retry_after(value: str | None, *, now: datetime | None = None) -> float | None:
     """Seconds to wait from a Retry-After header (delta-seconds or an HTTP date), or None."""
     if not value:
         return None
@@ -87,13 +90,13 @@ def parse_retry_after(value, *, now=None):
     return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
 
 
-def encode_body(body):
+def encode_body(body: Any) -> bytes:
     """A JSON body as it goes on the wire: compact UTF-8 rather than requests' \\uXXXX escapes, so that
     Korean text travels in about half the bytes."""
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def _hub_message(response):
+def _hub_message(response: requests.Response) -> str:
     if response.is_redirect:
         # Redirects are never followed (our token must not go elsewhere): name where the hub pointed.
         return _("The hub redirected this call to %(location)s; redirects are not followed.") % {
@@ -111,7 +114,15 @@ def _hub_message(response):
 class HubClient:
     """Calls the hub API. Create through get_hub_client(), which keeps one session per process."""
 
-    def __init__(self, *, base_url, token, auth_scheme="", connect_timeout=5.0, read_timeout=30.0):
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        token: str,
+        auth_scheme: str = "",
+        connect_timeout: float = 5.0,
+        read_timeout: float = 30.0,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout = (connect_timeout, read_timeout)
         self.session = requests.Session()
@@ -125,10 +136,17 @@ class HubClient:
         self.session.proxies, self.session.verify = environment["proxies"], environment["verify"]
         self.session.trust_env = False
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<HubClient {self.base_url}>"  # never the token
 
-    def call(self, endpoint, *, path_params=None, query=None, body=None):
+    def call(
+        self,
+        endpoint: Endpoint,
+        *,
+        path_params: dict[str, Any] | None = None,
+        query: dict[str, Any] | None = None,
+        body: Any = None,
+    ) -> HubResponse:
         """Send one request; return a HubResponse for 2xx, raise HubHTTPError (3xx included) or HubUnavailable
         otherwise."""
         path = endpoint.path(**(path_params or {}))
@@ -177,7 +195,7 @@ class HubClient:
 
 
 @functools.lru_cache(maxsize=4)
-def _client_for(base_url, token, auth_scheme, connect_timeout, read_timeout):
+def _client_for(base_url: str, token: str, auth_scheme: str, connect_timeout: float, read_timeout: float) -> HubClient:
     return HubClient(
         base_url=base_url,
         token=token,
@@ -187,7 +205,7 @@ def _client_for(base_url, token, auth_scheme, connect_timeout, read_timeout):
     )
 
 
-def get_hub_client(environment=None):
+def get_hub_client(environment: HubEnvironment | str | None = None) -> HubClient:
     """The process's hub client for an environment (by default the active one), one session reused.
 
     Raises HubNotConfigured when the environment has no base URL or token."""

@@ -5,6 +5,7 @@ there). Correcting one to the operator's real documentation is a change to this 
 """
 
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import quote
 
 PREFIX = "/gds/vendor"
@@ -22,7 +23,7 @@ class Endpoint:
     method: str
     template: str
 
-    def path(self, **params):
+    def path(self, **params: Any) -> str:
         """The full path with each {placeholder} filled in, URL-quoted."""
         return PREFIX + self.template.format(**{key: quote(str(value), safe="") for key, value in params.items()})
 

@@ -3,7 +3,7 @@ and where each one's base URL and token are configured. Which one is active is i
 (models.HubConnection).
 
 Contract section 1: staging and production are two base URLs with two tokens, and what we know of one hub
-never carries over to the other (integration.sync.switch starts everything over at the new one).
+never carries over to the other (integration.sync.services.switch starts everything over at the new one).
 """
 
 from dataclasses import dataclass
@@ -37,12 +37,12 @@ class HubAddress:
     token: str
 
     @property
-    def configured(self):
+    def configured(self) -> bool:
         """Whether both the base URL and the token are set."""
         return bool(self.base_url and self.token)
 
 
-def hub_address(environment):
+def hub_address(environment: HubEnvironment | str) -> HubAddress:
     """The base URL and token of an environment, as configured now."""
     environment = HubEnvironment(environment)
     url_setting, token_setting = _SETTINGS[environment]

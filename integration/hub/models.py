@@ -22,7 +22,7 @@ class HubConnection(models.Model):
         verbose_name = _("hub connection")
         verbose_name_plural = _("hub connection")
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.get_environment_display()
 
 
@@ -47,5 +47,5 @@ class HubSwitch(models.Model):
         verbose_name_plural = _("hub environment switches")
         ordering = ["-switched_at", "-id"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.get_from_environment_display()} → {self.get_to_environment_display()}"

@@ -9,18 +9,48 @@ what we no longer hold as the contract says (see "Clearing a field at the hub" b
 
 import contextlib
 import re
-from datetime import date, datetime
+from collections.abc import Callable, Iterable
+from datetime import date, datetime, time
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from django.utils.encoding import iri_to_uri
 
 from ..sync.models import ResourceKind
 
+if TYPE_CHECKING:
+    from ..content.models import Property, RatePlan, RatePlanModel, RoomType
+    from ..content.models.properties import Photo, Translation
+
+#: A JSON object the hub takes or answers.
+Body = dict[str, Any]
+#: Our codes of a tag field as the hub's (integration.catalog.selectors.HubCodes): (field, codes) -> codes.
+HubCodesFor = Callable[[str, list[str]], list[str]]
+
+
+class PropertyChannelFields(Protocol):
+    """What the channel bodies read of a property's row on a channel (integration.channels.models)."""
+
+    on_sale: bool
+    room_types: dict[str, bool]
+    rate_plans: dict[str, bool]
+    room_type_codes: dict[str, str]
+    rate_plan_codes: dict[str, str]
+
+
+class OpenRequestFields(Protocol):
+    """What the open request body reads of a request to open a channel (integration.channels.models)."""
+
+    comment: str
+    cms_account_id: str
+    cms_property_code: str
+
+
 # Keys that carry secrets or file contents: an attempt record keeps their size, never their value.
 _SECRET_KEYS = frozenset({"file", "token", "password", "secret", "authorization"})
 
 
-def _i18n(translations, fields):
+def _i18n(translations: Iterable["Translation"], fields: list[str]) -> list[Body]:
     """One entry per locale with only the fields that have text (an absent field keeps the hub's empty)."""
     entries = []
     for translation in sorted(translations, key=lambda t: t.locale):
@@ -30,7 +60,7 @@ def _i18n(translations, fields):
     return entries
 
 
-def hub_uri(url):
+def hub_uri(url: str) -> str:
     """A URL as the hub's URI fields take it (OURS, contract section 1): an IRI such as
     https://img.example.com/객실.jpg goes as the URI it stands for (RFC 3987 3.1): a non-ASCII host in IDNA
     (punycode), every other non-ASCII character percent-encoded as UTF-8. An ASCII URL goes as it is."""
@@ -45,7 +75,7 @@ def hub_uri(url):
     return iri_to_uri(urlunsplit((parts.scheme, f"{userinfo}{at}{host}{colon}{port}", *parts[2:])))
 
 
-def _photos(photos):
+def _photos(photos: Iterable["Photo"]) -> list[Body]:
     return [
         {
             "url": hub_uri(photo.url),
@@ -56,25 +86,25 @@ def _photos(photos):
     ]
 
 
-def _optional(body, **fields):
+def _optional(body: Body, **fields: Any) -> Body:
     """Add the fields that have a value; a missing one is absent, and a PATCH clears it at the hub as
     far as the contract lets it (patch_body)."""
     body.update({key: value for key, value in fields.items() if value not in (None, "", [], {})})
     return body
 
 
-def _hhmm(value):
+def _hhmm(value: time | None) -> str | None:
     return value.strftime("%H:%M") if value else None
 
 
-def _codes(obj, field, hub_codes):
+def _codes(obj: "Property | RoomType", field: str, hub_codes: HubCodesFor | None) -> list[str]:
     """A tag field's codes as the hub's: hub_codes(field, codes) applies the code mapping table
     (integration.catalog.selectors.HubCodes, given by the content resource); without it, as stored."""
     codes = list(getattr(obj, field))
     return hub_codes(field, codes) if hub_codes else codes
 
 
-def build_property(prop, *, hub_codes=None):
+def build_property(prop: "Property", *, hub_codes: HubCodesFor | None = None) -> Body:
     """PostPropertyBody for a property (translations and photos prefetched or loaded); hub_codes
     translates its codes (see _codes)."""
     body = {
@@ -112,7 +142,7 @@ def build_property(prop, *, hub_codes=None):
     )
 
 
-def build_roomtype(room_type, *, hub_codes=None):
+def build_roomtype(room_type: "RoomType", *, hub_codes: HubCodesFor | None = None) -> Body:
     """PostRoomtypeBody for a room type; hub_codes translates its codes (see _codes)."""
     body = {
         "id": room_type.vendor_id,
@@ -139,7 +169,7 @@ def build_roomtype(room_type, *, hub_codes=None):
     )
 
 
-def build_rateplan_model(model):
+def build_rateplan_model(model: "RatePlanModel") -> Body:
     """PostRateplanModelBody for a rate plan model; no channels means every channel."""
     body = {
         "id": model.vendor_id,
@@ -158,7 +188,7 @@ def build_rateplan_model(model):
     )
 
 
-def build_rateplan(rate_plan):
+def build_rateplan(rate_plan: "RatePlan") -> Body:
     """PostRateplanBody for a rate plan."""
     return {
         "id": rate_plan.vendor_id,
@@ -167,7 +197,7 @@ def build_rateplan(rate_plan):
     }
 
 
-def merge_patch(old, new):
+def merge_patch(old: Body, new: Body) -> Body:
     """The RFC 7396 patch from old to new, top level only: changed fields whole, removed fields null."""
     patch = {key: value for key, value in new.items() if old.get(key, object()) != value}
     patch.update(dict.fromkeys(old.keys() - new.keys()))
@@ -189,7 +219,7 @@ def merge_patch(old, new):
 #   value, and the object's screen says so (HUB_KEEPS).
 
 #: SPEC: the top-level fields of each kind that a PATCH may set to null (null clears them).
-NULLABLE = {
+NULLABLE: dict[str, frozenset[str]] = {
     ResourceKind.RATE_PLAN_MODEL: frozenset({"sale_from", "sale_to", "min_los", "max_los", "channels"}),
 }
 #: The optional fields of each kind that the hub keeps once sent: emptied here, the hub still holds its
@@ -203,7 +233,7 @@ HUB_KEEPS = {
 _ABSENT = object()
 
 
-def patch_body(kind, old, new):
+def patch_body(kind: str, old: Body | None, new: Body) -> Body:
     """The PATCH body for a resource of kind from the body the hub acknowledged (old) to ours (new), or {}
     when the hub already holds new. old None means that what the hub holds is unknown: every field goes,
     and every nullable field we lack is cleared (a full resync).
@@ -213,6 +243,7 @@ def patch_body(kind, old, new):
     status only (its model cannot change), and a rate plan model's patch always carries i18n, which the
     spec requires there.
     """
+    gone: set[str] | frozenset[str]
     if old is None:
         patch, gone = dict(new), NULLABLE.get(kind, frozenset()) - new.keys()
     else:
@@ -227,13 +258,13 @@ def patch_body(kind, old, new):
     return patch
 
 
-def full_patch_body(kind, new):
+def full_patch_body(kind: str, new: Body) -> Body:
     """The PATCH that re-sends a resource's whole state and clears what we lack, whatever the hub holds
     (a full resync, the PATCH after a 409 on create, the drift check's re-send)."""
     return patch_body(kind, None, new)
 
 
-def redact_body(body):
+def redact_body(body: Any) -> Any:
     """A copy of body fit for the attempt log: secret values and file contents replaced by a note."""
     if isinstance(body, dict):
         return {
@@ -253,7 +284,7 @@ def redact_body(body):
 MAX_ARI_ENTRIES = 1000
 
 
-def ari_runs(day_values):
+def ari_runs(day_values: Iterable[tuple[date, Body]]) -> list[Body]:
     """[(date, values)] in date order as range entries: runs of consecutive days with equal values
     travel as one {"from", "to", **values}."""
     entries: list[tuple[list[date], dict]] = []
@@ -266,12 +297,14 @@ def ari_runs(day_values):
     return [{"from": start.isoformat(), "to": end.isoformat(), **values} for (start, end), values in entries]
 
 
-def build_ari_bodies(section, common, channels):
+def build_ari_bodies(
+    section: str, common: Iterable[tuple[date, Body]], channels: dict[str, Iterable[tuple[date, Body]]]
+) -> list[Body]:
     """The bodies of one rate plan's rates (section "rates") or one room type's availability ("avails"):
     the common entries and a channels array, split so that no body holds more than MAX_ARI_ENTRIES."""
-    entries = [(None, entry) for entry in ari_runs(common)]
-    for channel_id, values in sorted(channels.items()):
-        entries.extend((channel_id, entry) for entry in ari_runs(values))
+    entries: list[tuple[str | None, Body]] = [(None, entry) for entry in ari_runs(common)]
+    for channel, values in sorted(channels.items()):
+        entries.extend((channel, entry) for entry in ari_runs(values))
     bodies = []
     for start in range(0, len(entries), MAX_ARI_ENTRIES):
         chunk = entries[start : start + MAX_ARI_ENTRIES]
@@ -296,49 +329,32 @@ def build_ari_bodies(section, common, channels):
 # - OURS: a property newly open on a channel sells nothing there until on_sale is set; a room type or
 #   rate plan absent from the settings' maps is on sale (the maps list the ones switched off, false).
 # - OURS: the settings PATCH is a top-level merge-patch like every other (maps travel whole).
-# - OURS: a cms channel sells a rate plan only once both it and its room type have a channel code in
-#   the mapping (the channel cannot name them otherwise).
-# - OURS: a cms channel's bookings are confirmed by the channel itself, which the property runs: the
-#   vendor API's create answers them `confirmed` at once (no hold waiting for the hub's confirm, which
-#   stays harmless); a hub channel's bookings are created `pending` and confirmed by the hub.
 # - OURS: bookings from a channel the property is not open on, or that does not sell that rate plan,
 #   are refused with 4000 (no rooms available for booking), as a disabled rate plan is.
-# - OURS: the hub selling on a channel is news that the channel is open there. A booking from a channel
-#   we hold as requested for the property, or do not know for it yet (no status read, or a channel not
-#   in our list), first reads the property's statuses from the hub (operation 23, the read-back's own
-#   read, outside the booking's transaction, with the client's timeouts), and is decided on what it read:
-#   a channel found open opens as after any read-back. A hub that cannot be read leaves what we hold
-#   (refused). Open, closed and rejected are decided on what we hold, without a read: a create on an
-#   open channel never waits for the hub, and the usual refusals cost the hub no call.
+# The business decisions on selling (a cms channel's mapping and bookings, when a booking reads the
+# channel statuses first) are the channels area's: integration.channels.policy.
 
 #: See above: the longest cms account id, property code and channel code.
 CHANNEL_CODE_MAX_LENGTH = 40
 #: OURS: the longest comment of an open request.
 CHANNEL_COMMENT_MAX_LENGTH = 1000
-#: See above: whether a cms channel's bookings are confirmed when created.
-CMS_BOOKINGS_CONFIRMED_ON_CREATE = True
-#: See above: whether a cms channel needs a channel code for a rate plan and its room type to sell it.
-CMS_SELLS_MAPPED_ONLY = True
-#: See above: our statuses of a property on a channel (None: none held) that make a booking from it read
-#: the property's statuses from the hub before it is decided.
-CHANNEL_STATUSES_READ_BEFORE_BOOKING = frozenset({"requested", None})
 
 
-def build_channel_list(answer):
+def build_channel_list(answer: Any) -> list[tuple[int, str, str]]:
     """[(channel_id, name, channel_type)] of the hub's channel list (operation 21); entries not in the
     contract's shape are left out."""
-    channels = []
+    channels: list[tuple[int, str, str]] = []
     for entry in answer if isinstance(answer, list) else []:
         if not isinstance(entry, dict):
             continue
         channel_id, name, kind = entry.get("id"), entry.get("name"), entry.get("channel_type")
         valid_id = isinstance(channel_id, int) and not isinstance(channel_id, bool) and channel_id > 0
         if valid_id and isinstance(name, str) and kind in ("hub", "cms"):
-            channels.append((channel_id, name[:100], kind))
+            channels.append((entry["id"], name[:100], kind))
     return channels
 
 
-def parse_channel_statuses(answer):
+def parse_channel_statuses(answer: Any) -> dict[int, str]:
     """{channel_id: status} of a property's channel statuses (operation 23)."""
     statuses = {}
     for entry in answer if isinstance(answer, list) else []:
@@ -351,7 +367,7 @@ def parse_channel_statuses(answer):
     return statuses
 
 
-def build_open_request(request, *, cms):
+def build_open_request(request: OpenRequestFields, *, cms: bool) -> Body:
     """The open request body (operation 24): comment when given, and cms_account for a cms channel."""
     body = _optional({}, comment=request.comment)
     if cms:
@@ -359,7 +375,7 @@ def build_open_request(request, *, cms):
     return body
 
 
-def _parse_time(value):
+def _parse_time(value: Any) -> datetime | None:
     """An ISO 8601 time the hub wrote, or None when it is missing or malformed."""
     try:
         return datetime.fromisoformat(value) if isinstance(value, str) else None
@@ -367,7 +383,7 @@ def _parse_time(value):
         return None
 
 
-def parse_open_request(answer):
+def parse_open_request(answer: Any) -> Body:
     """The fields of ChannelOpenRequest an open request answer sets (operations 24-26); bad values left out."""
     if not isinstance(answer, dict):
         return {}
@@ -382,7 +398,7 @@ def parse_open_request(answer):
     return {key: value for key, value in fields.items() if value is not None}
 
 
-def build_channel_settings(property_channel):
+def build_channel_settings(property_channel: PropertyChannelFields) -> Body:
     """The sales settings body (operations 27-28) of a property on a channel."""
     return {
         "on_sale": property_channel.on_sale,
@@ -391,7 +407,7 @@ def build_channel_settings(property_channel):
     }
 
 
-def build_channel_mappings(property_channel):
+def build_channel_mappings(property_channel: PropertyChannelFields) -> Body:
     """The mapping body (operations 29-30) of a property on a cms channel: every coded room type and plan."""
     return {
         "roomtypes": [
@@ -419,7 +435,7 @@ LICENSE_REVIEW_STATUSES = frozenset({"pending", "confirm", "reject"})
 SUPERSEDED_REASON = re.compile(r"Superseded by request (\d+)")
 
 
-def build_license_body(request, *, file_base64):
+def build_license_body(request: Any, *, file_base64: str) -> Body:
     """The submission body (permit or business) of a license request, with the file given as base64."""
     if request.type == LICENSE_PERMIT:
         data = {
@@ -445,11 +461,11 @@ def build_license_body(request, *, file_base64):
     return _optional({"type": request.type, "data": data}, comment=request.comment)
 
 
-def _review_status(value):
+def _review_status(value: Any) -> str:
     return value if value in LICENSE_REVIEW_STATUSES else ""
 
 
-def parse_license_result(answer):
+def parse_license_result(answer: Any) -> Body:
     """The fields of LicenseRequest that a submission result or list item sets (id, status, reason, times);
     missing or malformed values are left out."""
     if not isinstance(answer, dict):
@@ -465,7 +481,7 @@ def parse_license_result(answer):
     return {key: value for key, value in fields.items() if value is not None}
 
 
-def parse_license_detail(answer):
+def parse_license_detail(answer: Any) -> Body:
     """parse_license_result's fields plus the history (newest first, as the hub lists it) and the masked
     number."""
     fields = parse_license_result(answer)
@@ -486,7 +502,7 @@ def parse_license_detail(answer):
     return fields
 
 
-def superseding_hub_id(reason):
+def superseding_hub_id(reason: str | None) -> int | None:
     """The hub id of the request that superseded this one, read from the reason, or None."""
     match = SUPERSEDED_REASON.fullmatch((reason or "").strip())
     return int(match[1]) if match else None

@@ -24,10 +24,10 @@ from ..hub.selectors import hub_environment_active
 from .choices import SyncStatus
 from .forms import HubSwitchForm
 from .models import ResourceKind, SyncAttempt, SyncState
-from .outbox import sync_request
 from .resources import objects_of
 from .selectors import hub_switch_latest, hub_switch_progress, sync_status_counts
-from .switch import SwitchRefused, hub_environment_switch
+from .services.outbox import sync_request
+from .services.switch import SwitchRefused, hub_environment_switch
 
 
 def sync_badge(status, label=None):

@@ -74,14 +74,14 @@ class SyncState(models.Model):
             models.Index(fields=["property", "kind", "object_id"], name="syncstate_list"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.subject_label()}: {self.get_status_display()}"
 
-    def waiting_for_hub(self):
+    def waiting_for_hub(self) -> bool:
         """Pending after a failure the hub gets over by itself (no answer, 5xx, 429): tried again alone."""
         return self.status == SyncStatus.PENDING and self.next_attempt_at is not None
 
-    def subject_label(self):
+    def subject_label(self) -> str:
         """The object this state stands for, as "Room type 대청 스위트"; by its id until the admin sets
         subject_name (loading the names of a whole page at once)."""
         name = getattr(self, "subject_name", None) or f"#{self.object_id}"
@@ -128,5 +128,5 @@ class SyncAttempt(models.Model):
             models.Index(fields=["property", "outcome", "-created_at"], name="syncattempt_property_outcome"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.method} {self.path} → {self.status_code or self.hub_message}"

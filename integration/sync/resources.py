@@ -5,7 +5,7 @@ A resource plans a send as a list of calls; the sender makes them, records each 
 retries and failures the same way for every kind.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import Q
 
 from ..hub import endpoints
+from .models import SyncState
 
 
 class PlanError(Exception):
@@ -55,16 +56,16 @@ class Resource:
     #: leaves what the old hub acknowledged with it (a license request: the new hub reviews anew).
     follows_switch: bool = True
 
-    def load(self, object_id):
+    def load(self, object_id: int) -> Any:
         """The object with what its calls need, or None when it no longer exists."""
         queryset = self.model._default_manager.select_related(*self.related).prefetch_related(*self.prefetch)
         return queryset.filter(pk=object_id).first()
 
-    def parents(self, obj):
+    def parents(self, obj: Any) -> list[tuple[str, models.Model]]:
         """The resources the hub must know before this one: (kind, object) pairs."""
         return []
 
-    def children(self, state):
+    def children(self, state: SyncState) -> Q | None:
         """The outbox rows that may wait for the resource of state, as a Q of SyncState (None: nothing
         waits for it): what its first send queues. By default every row of the property one rank down;
         a kind that knows its own children names them, so that a send does not queue rows that still
@@ -72,17 +73,17 @@ class Resource:
         next_kinds = kinds_of_rank(self.rank + 1)
         return Q(property_id=state.property_id, kind__in=next_kinds) if next_kinds else None
 
-    def blocked(self, obj):
+    def blocked(self, obj: Any) -> str:
         """Why obj cannot be sent yet although its parents may be known (something it needs does not
         exist yet), for staff to see while it waits; "" when nothing blocks it."""
         return ""
 
-    def plan(self, state, obj, *, full):
+    def plan(self, state: SyncState, obj: Any, *, full: bool) -> Plan:
         """The calls that bring the hub up to date with obj (full: its whole state, a resync); raises
         PlanError when they cannot be built."""
         raise NotImplementedError
 
-    def describe(self, obj):
+    def describe(self, obj: Any) -> str:
         """How the hub and its logs name obj, for summaries."""
         return str(obj)
 
@@ -94,7 +95,7 @@ RESOURCES: dict[str, Resource] = {}
 KIND_OF_MODEL: dict[type[models.Model], str] = {}
 
 
-def register(resource, *, default_for_model=True):
+def register(resource: Resource, *, default_for_model: bool = True) -> None:
     """Add a kind of hub resource that an area or app owns (content, rates and availability, licenses);
     call it from the app's ready()."""
     RESOURCES[resource.kind] = resource
@@ -102,12 +103,14 @@ def register(resource, *, default_for_model=True):
         KIND_OF_MODEL.setdefault(resource.model, resource.kind)
 
 
-def kinds_of_rank(rank):
+def kinds_of_rank(rank: int) -> list[str]:
     """The kinds of hub resource sent at rank."""
     return [kind for kind, resource in RESOURCES.items() if resource.rank == rank]
 
 
-def objects_of(states, *, prefetch=None):
+def objects_of(
+    states: Iterable[SyncState], *, prefetch: Mapping[type[models.Model], Iterable[str]] | None = None
+) -> dict[tuple[str, int], models.Model]:
     """The objects sync states stand for, {(kind, object_id): object}, one query per kind; objects that no
     longer exist are left out. prefetch maps a model to what to prefetch_related with it (for naming)."""
     wanted: dict[str, set[int]] = {}

@@ -2,8 +2,9 @@
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from django.db.models import Count, Max, Min, OuterRef, Subquery
+from django.db.models import Count, Max, Min, OuterRef, QuerySet, Subquery
 from django.db.models.functions import TruncHour
 
 from ..hub.models import HubSwitch
@@ -12,7 +13,7 @@ from .choices import SyncStatus
 from .models import SyncAttempt, SyncState
 
 
-def with_sync_state(queryset, kind):
+def with_sync_state(queryset: QuerySet[Any], kind: str) -> QuerySet[Any]:
     """queryset annotated with each object's sync_status and sync_error (as kind), in the same query."""
     # One row at most (unique kind and object id): no ordering. SyncState's default order joins its
     # property, whose alias then took the place of the outer property in OuterRef: every property of the
@@ -40,30 +41,30 @@ class SwitchProgress:
     last_synced_at: datetime | None = None
 
     @property
-    def total(self):
+    def total(self) -> int:
         """Every resource the new hub should know."""
         return self.synced + self.pending + self.failed
 
     @property
-    def added(self):
+    def added(self) -> int:
         """Rows of the new hub made after the switch (a channel's settings, new content): the switch's own
         count stays the one it recorded, and these are told apart."""
         return max(self.total - self.switch.resources, 0)
 
     @property
-    def done(self):
+    def done(self) -> bool:
         """Nothing is left to send: the summary is final (until content changes again)."""
         return self.pending == 0
 
     @property
-    def elapsed_seconds(self):
+    def elapsed_seconds(self) -> float | None:
         """Seconds from the switch to the last resource synced (one decimal), once done."""
         if not self.done or self.last_synced_at is None:
             return None
         return round(max(self.last_synced_at - self.switch.switched_at, timedelta(0)).total_seconds(), 1)
 
     @property
-    def percent(self):
+    def percent(self) -> int:
         """The share sent successfully, 0 to 100."""
         return round(100 * self.synced / self.total) if self.total else 100
 
@@ -72,7 +73,7 @@ class SwitchProgress:
 FAILED_SHOWN = 50
 
 
-def outbox_backlog():
+def outbox_backlog() -> dict[str, Any]:
     """What waits for the active hub: changes pending (and since when the oldest), and rows failed."""
     environment = hub_environment_active()
     counts = sync_status_counts(environment)
@@ -86,26 +87,26 @@ def outbox_backlog():
     }
 
 
-def sync_attempts_by_hour(since):
+def sync_attempts_by_hour(since: datetime) -> dict[tuple[datetime, str], int]:
     """{(hour, outcome): count} of the attempts to send to the hub since then, hour truncated in UTC."""
     rows = SyncAttempt.objects.filter(created_at__gte=since).order_by()
     hourly = rows.annotate(hour=TruncHour("created_at", tzinfo=UTC)).values_list("hour", "outcome")
     return {(hour, outcome): count for hour, outcome, count in hourly.annotate(count=Count("id"))}
 
 
-def outbox_counts():
+def outbox_counts() -> dict[tuple[str, str], int]:
     """{(status, kind): count} of the active hub's sync states: the outbox by state and kind."""
     rows = SyncState.objects.filter(environment=hub_environment_active()).order_by()
     return {(status, kind): count for status, kind, count in rows.values_list("status", "kind").annotate(Count("id"))}
 
 
-def sync_status_counts(environment):
+def sync_status_counts(environment: str) -> dict[str, int]:
     """{status: count} of the sync states of a hub environment."""
     rows = SyncState.objects.filter(environment=environment).order_by()
     return dict(rows.values_list("status").annotate(count=Count("id")).values_list("status", "count"))
 
 
-def hub_switch_progress(switch):
+def hub_switch_progress(switch: HubSwitch) -> SwitchProgress:
     """The progress of switch: counts of the rows of its hub environment by status, and the failed ones."""
     rows = SyncState.objects.filter(environment=switch.to_environment)
     counts = sync_status_counts(switch.to_environment)
@@ -126,6 +127,6 @@ def hub_switch_progress(switch):
     )
 
 
-def hub_switch_latest():
+def hub_switch_latest() -> HubSwitch | None:
     """The latest switch, or None before the first."""
     return HubSwitch.objects.select_related("switched_by").first()

@@ -19,7 +19,7 @@ from integration.channels import services as channel_services
 from integration.channels.choices import ChannelStatus, RequestStatus
 from integration.channels.services import channel_open_request, channel_settings_update, sales_channels_refresh
 from integration.models import ChannelRateDay, PropertyChannel, SalesChannel
-from integration.sync.batch import sync_pending
+from integration.sync.services.batch import sync_pending
 from tests.hub_fixtures import wait_until
 from tests.hubsandbox.test_sales import seed
 from tests.integration.ari.factories import day

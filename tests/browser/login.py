@@ -7,7 +7,7 @@ from django.conf import settings
 from django_otp.plugins.otp_totp.models import TOTPDevice
 from playwright.sync_api import expect
 
-from accounts.second_factor import second_factor_enrolled, second_factor_required
+from accounts.selectors import second_factor_enrolled, second_factor_required
 from tests.factories import PASSWORD
 from tests.login import totp_code
 

@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 
 from hubsandbox import state
 from integration.models import ChannelOpenRequest
-from integration.sync.batch import sync_pending
-from integration.sync.outbox import sync_mark_changed
+from integration.sync.services.batch import sync_pending
+from integration.sync.services.outbox import sync_mark_changed
 from tests.factories import PropertyFactory, hub_content, member
 from tests.hub_fixtures import wait_until
 

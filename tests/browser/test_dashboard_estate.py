@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from config.estate import CARDS_PER_PAGE
 from integration.models import SyncState
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 from tests.browser.login import log_in
 from tests.browser.test_words_and_fit import fits
 from tests.config.test_dashboard_estate import estate

@@ -9,7 +9,7 @@ from django.conf import settings
 from playwright.sync_api import expect
 
 from integration.models import RoomType
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 from tests.browser.login import second_factor
 from tests.factories import PASSWORD, hub_content
 

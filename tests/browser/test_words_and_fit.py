@@ -18,7 +18,7 @@ from inbox.services import event_record
 from integration.content.resources import path_params
 from integration.hub import endpoints
 from integration.models import ResourceKind, SyncAttempt
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 from tests.bookings.factories import create_body, sellable
 from tests.bookings.signing import HubClient
 from tests.browser.login import log_in

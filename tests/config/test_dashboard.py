@@ -9,7 +9,7 @@ from django.utils import timezone
 from bookings.models import InboundCall
 from config.dashboard import CHART_HEIGHT, activity_last_day
 from integration.models import SyncAttempt, SyncState
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 from tests.factories import PropertyFactory, UserFactory, member
 
 pytestmark = pytest.mark.django_db

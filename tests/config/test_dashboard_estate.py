@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from config.estate import CARDS_PER_PAGE
 from integration.models import Property, SyncState
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 from tests.factories import PropertyFactory, member
 
 pytestmark = pytest.mark.django_db

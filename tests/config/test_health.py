@@ -15,7 +15,7 @@ from config.celery import app as celery_app
 from core.heartbeat import BEAT, STALE_AFTER, WORKER_PREFIX, HeartbeatScheduler, heartbeat
 from core.models import Heartbeat, Job
 from integration.models import SyncState
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 from tests.factories import PropertyFactory, member
 from tests.hub_fixtures import wait_until
 

@@ -18,7 +18,7 @@ from core.models import Heartbeat, Job
 from integration.hub import endpoints
 from integration.hub.client import get_hub_client
 from integration.models import SyncState
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 from tests.bookings.factories import create_body, sellable
 from tests.bookings.signing import HubClient as SigningClient
 from tests.factories import PropertyFactory

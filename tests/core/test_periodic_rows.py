@@ -14,7 +14,7 @@ from bookings.tasks import inbound_calls_purge_task
 from core import queue as core_queue
 from core import retention
 from integration.models import SyncState
-from integration.sync import outbox
+from integration.sync.services import outbox
 from integration.sync.tasks import sync_sweeper_task
 from licenses import services as license_services
 from licenses.tasks import license_requests_refresh_open_task

@@ -8,7 +8,7 @@ from django.utils import timezone
 from bookings.models import InboundCall
 from core import retention
 from integration.models import SyncAttempt
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 from integration.sync.tasks import sync_attempts_purge_task
 from tests.factories import PropertyFactory
 

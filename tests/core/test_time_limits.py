@@ -7,8 +7,8 @@ from django.conf import settings
 
 from config.celery import app
 from core.jobs import JobTask
-from integration.sync.outbox import SEND_TASK
-from integration.sync.sender import lease_duration
+from integration.sync.services.outbox import SEND_TASK
+from integration.sync.services.sender import lease_duration
 
 
 def _limits(task):

@@ -10,7 +10,7 @@ from integration.content.choices import RatePlanType
 from integration.models import SyncState
 from integration.sync.choices import SyncStatus
 from integration.sync.models import ResourceKind
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 from licenses.choices import ReviewStatus
 from tests.factories import hub_content
 from tests.integration.catalog.data import store_catalog

@@ -11,7 +11,7 @@ from integration.hub.models import CONNECTION_PK, HubConnection
 from integration.models import CodeMapping, SyncState
 from integration.sync.choices import SyncStatus
 from integration.sync.models import ResourceKind
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 from licenses.models import LicenseRequest
 from tests.factories import PropertyFactory, RoomTypeFactory, korean
 

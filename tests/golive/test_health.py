@@ -15,7 +15,7 @@ from integration.drift.models import DriftCheck, DriftDifference
 from integration.models import SyncState
 from integration.sync.choices import SyncStatus
 from integration.sync.models import ResourceKind
-from integration.sync.outbox import sync_mark_changed
+from integration.sync.services.outbox import sync_mark_changed
 from tests.bookings.factories import create_body, sellable
 from tests.bookings.signing import HubClient
 from tests.factories import PropertyFactory, RoomTypeFactory, hub_content, korean, member

@@ -18,7 +18,7 @@ from integration.ari.dates import DateRange
 from integration.ari.services.bulk import ari_edit_apply
 from integration.ari.services.edits import AriEdit, Operation
 from integration.models import RoomTypeDay
-from integration.sync.batch import sync_pending
+from integration.sync.services.batch import sync_pending
 from tests.factories import PropertyFactory, hub_content
 from tests.integration.ari.factories import day
 from tests.integration.channels.helpers import open_everywhere

@@ -10,9 +10,9 @@ from inbox.display import event_text
 from inbox.models import Event
 from integration.channels.services import channel_open_request, property_channels_refresh
 from integration.drift.services import drift_check_request, drift_checks_run
-from integration.sync.batch import sync_pending
-from integration.sync.outbox import sync_mark_changed, sync_state_ensure
-from integration.sync.sender import Outcome, sync_send
+from integration.sync.services.batch import sync_pending
+from integration.sync.services.outbox import sync_mark_changed, sync_state_ensure
+from integration.sync.services.sender import Outcome, sync_send
 from licenses.services import license_requests_refresh
 from tests.bookings.factories import create_body, sellable
 from tests.bookings.signing import HubClient

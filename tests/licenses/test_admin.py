@@ -11,7 +11,7 @@ from django.utils import timezone
 from integration.access.services import membership_grant
 from integration.models import ResourceKind, SyncState
 from integration.sync.choices import SyncStatus
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 from licenses.models import LicenseRequest
 from tests.factories import member
 

@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from integration.models import ResourceKind, SyncState
 from integration.sync.choices import SyncStatus
-from integration.sync.outbox import sync_state_ensure
-from integration.sync.sender import sync_send
+from integration.sync.services.outbox import sync_state_ensure
+from integration.sync.services.sender import sync_send
 from licenses.files import license_file_check, sniff_format
 from licenses.models import LicenseRequest
 from tests.factories import PropertyFactory, member

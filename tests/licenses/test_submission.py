@@ -15,8 +15,8 @@ from hubsandbox.models import SandboxLicense
 from integration.hub import payloads
 from integration.models import ResourceKind, SyncAttempt, SyncState
 from integration.sync.choices import SyncStatus
-from integration.sync.outbox import sync_state_ensure
-from integration.sync.sender import Outcome, sync_send
+from integration.sync.services.outbox import sync_state_ensure
+from integration.sync.services.sender import Outcome, sync_send
 from licenses import resources, services
 from licenses.choices import LicenseType, ReviewStatus
 from tests.factories import PropertyFactory, korean

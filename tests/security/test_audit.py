@@ -9,10 +9,10 @@ from django.urls import reverse
 from core.audit import audit_changes
 from integration.access.models import PropertyMembership
 from integration.access.services import membership_grant, membership_revoke
-from integration.catalog.mapping import code_mappings_import, code_mappings_read_csv
+from integration.catalog.services.mapping import code_mappings_import, code_mappings_read_csv
 from integration.channels.services import channel_mapping_update, channel_settings_update
 from integration.models import CodeMapping, PropertyChannel
-from integration.sync.switch import hub_environment_switch
+from integration.sync.services.switch import hub_environment_switch
 from tests.admin_forms import changeform_data
 from tests.factories import PropertyFactory, UserFactory, korean, member
 from tests.integration.ari.factories import SalesChannelFactory

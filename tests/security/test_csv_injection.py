@@ -15,7 +15,7 @@ from bookings.settlement.models import Reconciliation, ReconciliationRow
 from core.csv_files import CsvLines, csv_cell, csv_records
 from core.dates import korea_today
 from integration.ari.services.imports import ari_import_check
-from integration.catalog.mapping import MappingImportAction, code_mappings_import, code_mappings_read_csv
+from integration.catalog.services.mapping import MappingImportAction, code_mappings_import, code_mappings_read_csv
 from integration.models import AriImport, CodeMapping, RatePlan, RatePlanDay, RoomType
 from tests.factories import PropertyFactory, member
 from tests.integration.ari.factories import ari_property, day, fill_days

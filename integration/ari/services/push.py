@@ -11,7 +11,7 @@ from django.db import connection
 from ...channels.models import SalesChannel
 from ...content.models import Property, RatePlan, RoomType
 from ...sync.models import ResourceKind
-from ...sync.outbox import sync_state_bump_statement, sync_state_bumped, sync_state_changed, sync_state_ensure
+from ...sync.services.outbox import sync_state_bump_statement, sync_state_bumped, sync_state_changed, sync_state_ensure
 from .. import sql
 from ..dates import DateRange, ari_window, ranges_of
 from ..models import AriDirtyRange, ChannelAvailDay, ChannelRateDay

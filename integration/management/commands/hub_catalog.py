@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
 from integration.catalog.selectors import catalog_counts
-from integration.catalog.services import catalog_refresh
+from integration.catalog.services.catalog import catalog_refresh
 from integration.hub.client import HubError
 
 

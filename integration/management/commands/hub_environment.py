@@ -8,7 +8,7 @@ from integration.hub.environments import HubEnvironment, hub_address
 from integration.hub.selectors import hub_environment_active
 from integration.sync.choices import SyncStatus
 from integration.sync.selectors import hub_switch_latest, hub_switch_progress, sync_status_counts
-from integration.sync.switch import SwitchRefused, hub_environment_switch
+from integration.sync.services.switch import SwitchRefused, hub_environment_switch
 
 
 class Command(BaseCommand):

@@ -8,8 +8,8 @@ from tqdm import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
 from integration.content.models import Property
-from integration.sync.batch import sync_pending
-from integration.sync.sender import Outcome
+from integration.sync.services.batch import sync_pending
+from integration.sync.services.sender import Outcome
 
 #: The summary's columns, in the order an operator reads them.
 SUMMARY_ORDER = (

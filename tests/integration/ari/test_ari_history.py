@@ -31,7 +31,7 @@ from integration.models import (
     ResourceKind,
     RoomTypeDay,
 )
-from integration.sync.batch import sync_pending
+from integration.sync.services.batch import sync_pending
 from tests.factories import PropertyFactory, hub_content, member
 from tests.integration.ari.factories import SalesChannelFactory, ari_property, day, fill_days
 from tests.login import Client

@@ -11,7 +11,7 @@ from integration.ari.dates import DateRange, ari_window
 from integration.ari.services.bulk import ari_edit_apply
 from integration.ari.services.edits import AriEdit, Operation
 from integration.models import AriDirtyRange, SyncAttempt, SyncState
-from integration.sync.batch import sync_pending
+from integration.sync.services.batch import sync_pending
 from tests.factories import PropertyFactory, hub_content
 from tests.hub_fixtures import all_synced, wait_until
 from tests.integration.ari.factories import SalesChannelFactory

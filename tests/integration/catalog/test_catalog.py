@@ -19,7 +19,7 @@ from integration.catalog.selectors import (
     catalog_check_codes,
     catalog_read,
 )
-from integration.catalog.services import CatalogInvalid, catalog_refresh
+from integration.catalog.services.catalog import CatalogInvalid, catalog_refresh
 from integration.catalog.tasks import catalog_refresh_task
 from integration.hub.client import HubClient, HubError, HubHTTPError, HubResponse
 from integration.hub.endpoints import CATALOG

@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import translation
 
-from integration.catalog.mapping import MAPPING_MAX_BYTES, code_mappings_import, code_mappings_read_csv
+from integration.catalog.services.mapping import MAPPING_MAX_BYTES, code_mappings_import, code_mappings_read_csv
 from integration.models import CodeMapping
 from tests.integration.catalog.data import store_catalog
 

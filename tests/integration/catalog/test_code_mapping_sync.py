@@ -7,12 +7,12 @@ from django.db import transaction
 from django.urls import reverse
 
 from hubsandbox import state as hub_state
-from integration.catalog.services import catalog_refresh
+from integration.catalog.services.catalog import catalog_refresh
 from integration.content.services import content_saved
 from integration.models import CodeMapping, SyncAttempt, SyncState
 from integration.sync.choices import SyncStatus
-from integration.sync.outbox import sync_request, sync_state_ensure
-from integration.sync.sender import Outcome, sync_send
+from integration.sync.services.outbox import sync_request, sync_state_ensure
+from integration.sync.services.sender import Outcome, sync_send
 from tests.factories import PropertyFactory, RoomTypeFactory, korean, member
 from tests.hub_fixtures import all_synced, wait_until
 

@@ -4,9 +4,9 @@ import pytest
 
 from hubsandbox import state
 from integration.models import SalesChannel, SyncState
-from integration.sync.batch import sync_pending
 from integration.sync.choices import SyncStatus
-from integration.sync.outbox import sync_mark_changed
+from integration.sync.services.batch import sync_pending
+from integration.sync.services.outbox import sync_mark_changed
 from tests.factories import PropertyFactory, hub_content
 from tests.hub_fixtures import wait_until
 

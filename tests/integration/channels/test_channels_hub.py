@@ -35,9 +35,9 @@ from integration.models import (
     SalesChannel,
     SyncState,
 )
-from integration.sync.batch import sync_pending
 from integration.sync.choices import SyncStatus
-from integration.sync.switch import hub_environment_switch
+from integration.sync.services.batch import sync_pending
+from integration.sync.services.switch import hub_environment_switch
 from tests.factories import PropertyFactory
 from tests.integration.ari.factories import day
 

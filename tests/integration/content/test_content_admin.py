@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from integration.models import Property, RatePlanModel, RoomType, SyncAttempt, SyncState
 from integration.sync.choices import SyncStatus
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 from tests.admin_forms import submit
 from tests.factories import PropertyFactory, RatePlanModelFactory, RoomTypeFactory, hub_content, korean, member
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from integration.models import Property, SyncState
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 
 pytestmark = pytest.mark.django_db
 

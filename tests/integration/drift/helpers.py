@@ -1,6 +1,6 @@
 """What the drift tests share: content synced to the sandbox, and a clock that tests advance."""
 
-from integration.sync.batch import sync_pending
+from integration.sync.services.batch import sync_pending
 from tests.factories import hub_content, korean
 
 

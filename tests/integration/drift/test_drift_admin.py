@@ -6,7 +6,7 @@ from django.urls import reverse
 from integration.drift.choices import DriftCheckStatus
 from integration.drift.models import DriftCheck, DriftDifference
 from integration.sync.choices import SyncStatus
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -21,7 +21,7 @@ from integration.drift.services import (
 )
 from integration.hub.client import get_hub_client
 from integration.models import SyncAttempt
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 from tests.factories import RoomTypeFactory
 from tests.hub_fixtures import all_synced, assert_hub_holds, wait_until
 

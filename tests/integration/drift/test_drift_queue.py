@@ -20,7 +20,7 @@ from integration.drift.services import (
 )
 from integration.hub.client import HubResponse
 from integration.sync.models import SyncState
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 
 pytestmark = pytest.mark.django_db
 

@@ -16,18 +16,18 @@ from integration.ari.dates import DateRange
 from integration.ari.services.bulk import ari_edit_apply
 from integration.ari.services.edits import AriEdit, Operation
 from integration.catalog.models import CatalogSnapshot
-from integration.catalog.services import catalog_refresh
+from integration.catalog.services.catalog import catalog_refresh
 from integration.content.services import content_saved
 from integration.hub.client import get_hub_client
 from integration.hub.environments import HubEnvironment
 from integration.hub.models import HubConnection, HubSwitch
 from integration.hub.selectors import hub_environment_active
 from integration.models import ResourceKind, SyncAttempt, SyncState
-from integration.sync import outbox
 from integration.sync.choices import SyncStatus
 from integration.sync.selectors import hub_switch_progress
-from integration.sync.sender import Outcome, sync_send
-from integration.sync.switch import SwitchRefused, hub_environment_switch
+from integration.sync.services import outbox
+from integration.sync.services.sender import Outcome, sync_send
+from integration.sync.services.switch import SwitchRefused, hub_environment_switch
 from licenses.selectors import license_property_ids_to_refresh
 from tests.factories import PropertyFactory, hub_content, korean, member
 from tests.hub_fixtures import all_synced, hub_ids, wait_until

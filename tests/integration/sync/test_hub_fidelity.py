@@ -15,9 +15,9 @@ from integration.hub.client import get_hub_client
 from integration.hub.payloads import NULLABLE
 from integration.models import SyncAttempt, SyncState
 from integration.sync.choices import SyncStatus
-from integration.sync.outbox import sync_mark_changed, sync_state_ensure
 from integration.sync.resources import KIND_OF_MODEL, RESOURCES
-from integration.sync.sender import Outcome, sync_send
+from integration.sync.services.outbox import sync_mark_changed, sync_state_ensure
+from integration.sync.services.sender import Outcome, sync_send
 from tests.factories import (
     PropertyFactory,
     RatePlanFactory,

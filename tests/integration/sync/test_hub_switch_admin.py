@@ -10,7 +10,7 @@ from integration.hub.models import HubSwitch
 from integration.hub.selectors import hub_environment_active
 from integration.models import SyncState
 from integration.sync.choices import SyncStatus
-from integration.sync.switch import hub_environment_switch
+from integration.sync.services.switch import hub_environment_switch
 from tests.factories import PropertyFactory, hub_content, member
 
 pytestmark = pytest.mark.django_db(transaction=True)

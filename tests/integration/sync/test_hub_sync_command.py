@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 from integration.hub.payloads import build_property, full_patch_body
 from integration.models import SyncAttempt, SyncState
 from integration.sync.choices import SyncStatus
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 from tests.factories import PropertyFactory, RoomTypeFactory, hub_content, korean
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -21,8 +21,8 @@ from django.db import connection, transaction
 from config.celery import app as celery_app
 from hubsandbox.faults import inject_faults
 from integration.models import SyncState
-from integration.sync import outbox
 from integration.sync.choices import SyncStatus
+from integration.sync.services import outbox
 from tests.factories import PropertyFactory, korean
 from tests.hub_fixtures import assert_hub_holds, wait_until
 

@@ -12,9 +12,9 @@ from core import queue as core_queue
 from hubsandbox.faults import inject_faults
 from integration.content.services import content_saved
 from integration.models import Property, RatePlan, RatePlanModel, RoomType, SyncAttempt, SyncState
-from integration.sync import outbox, sender
 from integration.sync.choices import SyncStatus
-from integration.sync.outbox import sync_sweep
+from integration.sync.services import outbox, sender
+from integration.sync.services.outbox import sync_sweep
 from tests.admin_forms import changeform_data
 from tests.database_faults import lose_the_connection
 from tests.factories import PropertyFactory, RoomTypeFactory, hub_content, korean, member
@@ -159,16 +159,16 @@ def test_a_send_that_loses_the_database_is_retried_at_once_and_takes_its_lease_b
     prop = PropertyFactory(vendor_id="restarted")
     korean(prop)
     lost = []
-    mark_synced = sender._mark_synced
+    mark_synced = sender.state_synced
 
-    def database_restarted_once(*args):
+    def database_restarted_once(*args, **kwargs):
         # After the hub took the body, before the row says so: the row is leased and cannot be released.
         if not lost:
             lost.append(True)
             lose_the_connection()
-        return mark_synced(*args)
+        return mark_synced(*args, **kwargs)
 
-    monkeypatch.setattr(sender, "_mark_synced", database_restarted_once)
+    monkeypatch.setattr(sender, "state_synced", database_restarted_once)
     with transaction.atomic():
         outbox.sync_mark_changed(prop)
 

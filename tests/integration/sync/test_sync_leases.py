@@ -13,9 +13,9 @@ from core import queue as core_queue
 from core.broker import broker_lost_messages
 from integration.hub.client import get_hub_client
 from integration.models import SyncState
-from integration.sync import outbox
 from integration.sync.choices import SyncStatus
-from integration.sync.sender import lease_duration, sync_send
+from integration.sync.services import outbox
+from integration.sync.services.sender import lease_duration, sync_send
 from tests.factories import PropertyFactory, hub_content
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -16,7 +16,7 @@ from core import paging
 from core.admin_dates import _ProbedDates, probed_date_hierarchy
 from core.dates import KOREA
 from integration.models import SyncAttempt, SyncState
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 from tests.factories import PropertyFactory, member
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from integration.models import SyncAttempt, SyncState
-from integration.sync.outbox import sync_state_ensure
+from integration.sync.services.outbox import sync_state_ensure
 from tests.factories import PropertyFactory, hub_content, korean, member
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -11,11 +11,11 @@ from django.test.utils import CaptureQueriesContext
 from integration.content.choices import RatePlanType
 from integration.hub.environments import HubEnvironment
 from integration.models import ResourceKind, SyncState
-from integration.sync.batch import sync_states_ensure_all
-from integration.sync.outbox import SEND_TASK
 from integration.sync.resources import RESOURCES
-from integration.sync.sender import Outcome, sync_send
-from integration.sync.switch import CATALOG_TASK, PUBLISH_TASK, hub_environment_switch, sync_switch_publish
+from integration.sync.services.batch import sync_states_ensure_all
+from integration.sync.services.outbox import SEND_TASK
+from integration.sync.services.sender import Outcome, sync_send
+from integration.sync.services.switch import CATALOG_TASK, PUBLISH_TASK, hub_environment_switch, sync_switch_publish
 from tests.factories import PropertyFactory, RatePlanFactory, RatePlanModelFactory, RoomTypeFactory, korean
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -129,4 +129,4 @@ def test_a_send_reads_its_row_in_the_statement_that_leases_it(hub):
     assert "RETURNING" in claim
     assert "known_to_hub" in parents_known
     assert "synced" in synced
-    assert "lease_until = NULL" in release
+    assert 'lease_until" = NULL' in release

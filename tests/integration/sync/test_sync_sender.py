@@ -7,8 +7,8 @@ from django.utils import timezone, translation
 from hubsandbox.faults import inject_faults
 from integration.models import SyncAttempt, SyncState
 from integration.sync.choices import SyncStatus
-from integration.sync.outbox import sync_mark_changed, sync_state_ensure
-from integration.sync.sender import Outcome, retry_delay, sync_send
+from integration.sync.services.outbox import sync_mark_changed, sync_state_ensure
+from integration.sync.services.sender import Outcome, retry_delay, sync_send
 from tests.factories import PropertyFactory, hub_content, korean
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,13 +1,15 @@
 """The hub's code catalog (GET /meta): fetching it, checking its shape, and storing it as a snapshot."""
 
+from typing import Any
+
 from django.utils.translation import gettext as _
 
-from ..hub.client import HubError, get_hub_client
-from ..hub.endpoints import CATALOG
-from ..hub.selectors import hub_environment_active
-from .choices import CatalogGroup
-from .models import CatalogSnapshot
-from .selectors import SNAPSHOT_LOCALE, Catalog, catalog_remember
+from ...hub.client import HubClient, HubError, get_hub_client
+from ...hub.endpoints import CATALOG
+from ...hub.selectors import hub_environment_active
+from ..choices import CatalogGroup
+from ..models import CatalogSnapshot
+from ..selectors import SNAPSHOT_LOCALE, Catalog, catalog_remember
 
 #: The Celery task that fetches the catalog (catalog.tasks), queued by name.
 REFRESH_TASK = "integration.catalog.tasks.catalog_refresh_task"
@@ -17,7 +19,7 @@ class CatalogInvalid(HubError):
     """The hub answered GET /meta with 2xx but not with the spec's catalog shape."""
 
 
-def _problem_in_nodes(nodes, path):
+def _problem_in_nodes(nodes: Any, path: str) -> str | None:
     """The first shape problem in a group's node tree, or None. Walks with a stack, not recursion, so
     that no nesting depth can exhaust the interpreter's stack."""
     if not isinstance(nodes, list):
@@ -41,7 +43,7 @@ def _problem_in_nodes(nodes, path):
     return None
 
 
-def _validated_data(answer):
+def _validated_data(answer: Any) -> dict[str, Any]:
     """The "data" object of a GET /meta answer; raises CatalogInvalid naming the first shape problem."""
     problem: str | None
     if not isinstance(answer, dict) or not isinstance(answer.get("data"), dict):
@@ -65,7 +67,7 @@ def _validated_data(answer):
     return answer["data"]
 
 
-def catalog_refresh(*, client=None):
+def catalog_refresh(*, client: HubClient | None = None) -> CatalogSnapshot:
     """Fetch the catalog (one GET /meta, as the spec has it: no parameters) and store it as a new
     CatalogSnapshot. Its names are the hub's, in every language of our screens.
 

@@ -5,13 +5,14 @@ benchmark) who wants everything pending, or a full resync, sent now and a summar
 """
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from ..content.models import Property
-from .choices import SyncStatus
-from .models import SyncState
+from ...content.models import Property
+from ..choices import SyncStatus
+from ..models import SyncState
+from ..resources import RESOURCES
 from .outbox import sync_state_ensure
-from .resources import RESOURCES
 from .sender import Outcome, sync_send
 
 
@@ -28,16 +29,21 @@ class FailedSend:
 class SyncSummary:
     """What a batch send did: how many resources ended in each Outcome, and the failed ones."""
 
-    counts: Counter = field(default_factory=Counter)
+    counts: Counter[Outcome] = field(default_factory=Counter)
     failures: list[FailedSend] = field(default_factory=list)
 
     @property
-    def total(self):
+    def total(self) -> int:
         """How many resources the batch went through."""
         return sum(self.counts.values())
 
 
-def sync_pending(*, full=False, property=None, progress=None):
+def sync_pending(
+    *,
+    full: bool = False,
+    property: Property | None = None,
+    progress: Callable[[list[int]], Iterable[int]] | None = None,
+) -> SyncSummary:
     """Send now every pending resource, parents before children; returns a SyncSummary.
 
     full: a full resync. Every property, room type, rate plan model and rate plan gets an outbox row if
@@ -49,28 +55,8 @@ def sync_pending(*, full=False, property=None, progress=None):
     """
     if full:
         sync_states_ensure_all(property=property)
-    rows = SyncState.objects.all() if full else SyncState.objects.filter(status=SyncStatus.PENDING)
-    if property is not None:
-        rows = rows.filter(property=property)
-    # Parents first across the whole batch, so a child never waits for a parent sent later in the run.
-    planned = sorted(
-        rows.values_list("kind", "property_id", "object_id", "pk"),
-        key=lambda row: (RESOURCES[row[0]].rank, *row),
-    )
-    state_ids = [row[-1] for row in planned]
-    outcomes = {}
-    for state_id in progress(state_ids) if progress else state_ids:
-        outcomes[state_id] = sync_send(state_id, full=full, schedule=False)
-    # A resource may wait for one of its own rank sent after it (a package model for the standalone
-    # model): those go again, in order, for as long as a round sends any.
-    waiting = [state_id for state_id in state_ids if outcomes[state_id] is Outcome.WAITING]
-    while waiting:
-        for state_id in waiting:
-            outcomes[state_id] = sync_send(state_id, full=full, schedule=False)
-        still = [state_id for state_id in waiting if outcomes[state_id] is Outcome.WAITING]
-        if len(still) == len(waiting):
-            break
-        waiting = still
+    state_ids = _planned(full=full, property=property)
+    outcomes = _send_all(state_ids, full=full, progress=progress)
     summary = SyncSummary()
     for state_id in state_ids:
         summary.counts[outcomes[state_id]] += 1
@@ -79,7 +65,40 @@ def sync_pending(*, full=False, property=None, progress=None):
     return summary
 
 
-def sync_states_ensure_all(*, property=None):
+def _planned(*, full: bool, property: Property | None) -> list[int]:
+    """The ids of the rows a batch sends (every row with full, else the pending ones; of property), parents
+    first across the whole batch, so a child never waits for a parent sent later in the run."""
+    rows = SyncState.objects.all() if full else SyncState.objects.filter(status=SyncStatus.PENDING)
+    if property is not None:
+        rows = rows.filter(property=property)
+    planned = sorted(
+        rows.values_list("kind", "property_id", "object_id", "pk"),
+        key=lambda row: (RESOURCES[row[0]].rank, *row),
+    )
+    return [row[-1] for row in planned]
+
+
+def _send_all(
+    state_ids: list[int], *, full: bool, progress: Callable[[list[int]], Iterable[int]] | None
+) -> dict[int, Outcome]:
+    """Send the rows in order; {state id: Outcome}. A resource may wait for one of its own rank sent after
+    it (a package model for the standalone model): those go again, in order, for as long as a round sends
+    any."""
+    outcomes = {}
+    for state_id in progress(state_ids) if progress else state_ids:
+        outcomes[state_id] = sync_send(state_id, full=full, schedule=False)
+    waiting = [state_id for state_id in state_ids if outcomes[state_id] is Outcome.WAITING]
+    while waiting:
+        for state_id in waiting:
+            outcomes[state_id] = sync_send(state_id, full=full, schedule=False)
+        still = [state_id for state_id in waiting if outcomes[state_id] is Outcome.WAITING]
+        if len(still) == len(waiting):
+            break
+        waiting = still
+    return outcomes
+
+
+def sync_states_ensure_all(*, property: Property | None = None) -> None:
     """Give every resource (of property) an outbox row, so that a full resync also reaches what was never
     marked changed (content loaded by a script or a restore, say)."""
     for kind, resource in RESOURCES.items():
@@ -93,7 +112,7 @@ def sync_states_ensure_all(*, property=None):
             sync_state_ensure(obj, kind=kind)
 
 
-def _failed_send(state_id):
+def _failed_send(state_id: int) -> FailedSend:
     state = SyncState.objects.get(pk=state_id)
     resource = RESOURCES[state.kind]
     obj = resource.load(state.object_id)

@@ -1,12 +1,12 @@
 """The outbox: marking a resource changed in the caller's transaction, and queueing its send."""
 
 import logging
-from datetime import timedelta
+from collections.abc import Iterable
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
-from django.db.models import Q
+from django.db.models import Model, Q
 from django.utils import timezone
 
 from core.broker import broker_lost_messages, broker_still_queued_since
@@ -14,11 +14,12 @@ from core.periodic import for_each_row
 from core.queue import queue_after_commit
 from core.retention import purge_older_than
 
-from ..content.models import Property
-from ..hub.selectors import hub_environment_active
-from .choices import SyncStatus
-from .models import SyncAttempt, SyncState
-from .resources import KIND_OF_MODEL
+from ...content.models import Property
+from ...hub.selectors import hub_environment_active
+from ..choices import SyncStatus
+from ..models import SyncAttempt, SyncState
+from ..resources import KIND_OF_MODEL
+from ..sql import Params, state_bump, state_bump_statement, states_queued
 
 logger = logging.getLogger(__name__)
 
@@ -38,11 +39,12 @@ PROBE_AFTER = timedelta(seconds=10)
 RETRIES_BATCH = 500
 
 
-def _property_id(obj):
-    return obj.pk if isinstance(obj, Property) else obj.property_id
+def _property_id(obj: Model) -> int:
+    # Every resource other than a property belongs to one.
+    return obj.pk if isinstance(obj, Property) else obj.property_id  # type: ignore[attr-defined]
 
 
-def sync_state_ensure(obj, *, kind=None):
+def sync_state_ensure(obj: Model, *, kind: str | None = None) -> SyncState:
     """The outbox row of obj (as kind, by default its model's kind), created pending if the hub has never
     been told of it."""
     state, _ = SyncState.objects.get_or_create(
@@ -55,52 +57,41 @@ def sync_state_ensure(obj, *, kind=None):
     return state
 
 
-def sync_mark_changed(obj, *, kind=None):
+def sync_mark_changed(obj: Model, *, kind: str | None = None) -> SyncState:
     """Record, in the caller's transaction, that the hub should get obj's current state, and queue the
     send for after the commit. Call it from every service that changes what the hub sees of obj."""
     return sync_state_changed(sync_state_ensure(obj, kind=kind))
 
 
-def sync_state_changed(state):
+def sync_state_changed(state: SyncState) -> SyncState:
     """sync_mark_changed for an outbox row the caller already has."""
     sync_state_id_changed(state.pk)
     return state
 
 
-def sync_state_id_changed(state_id):
+def sync_state_id_changed(state_id: int) -> None:
     """sync_state_changed for the outbox row of this id."""
-    bump, params = sync_state_bump_statement("id = %s", [state_id])
-    with connection.cursor() as cursor:
-        cursor.execute(bump, params)
-        (_id, claimed) = cursor.fetchone()
-    sync_state_bumped(state_id, claimed=claimed)
-
-
-def sync_state_bump_statement(where, params):
-    """The statement of sync_state_changed for the outbox row matching where (SQL over its columns, with
-    params), and its params: one UPDATE, as every booking's hold runs it on its room type's row, with the
-    version bump and the claim sync_queue makes (unless a send is queued already), RETURNING the row's
-    id and whether this change claimed the send; pass them to sync_state_bumped. A caller may run it
-    inside a statement of its own (a data-modifying WITH on PostgreSQL), saving a round trip."""
     now = timezone.now()
-    stale_param, now_param = (connection.ops.adapt_datetimefield_value(moment) for moment in (now - QUEUE_GRACE, now))
-    statement = (
-        f"UPDATE {SyncState._meta.db_table} SET version = version + 1, status = %s, failures = 0,"  # noqa: S608
-        " next_attempt_at = NULL, pending_since = COALESCE(pending_since, %s),"
-        " queued_at = CASE WHEN queued_at IS NULL OR queued_at < %s THEN %s ELSE queued_at END"
-        f" WHERE {where} RETURNING id, queued_at = %s AS claimed"
-    )
-    return statement, [SyncStatus.PENDING, now_param, stale_param, now_param, *params, now_param]
+    sync_state_bumped(state_id, claimed=state_bump(state_id, now=now, stale=now - QUEUE_GRACE))
 
 
-def sync_state_bumped(state_id, *, claimed):
+def sync_state_bump_statement(where: str, params: Params) -> tuple[str, Params]:
+    """The statement of sync_state_changed for the outbox rows matching where (SQL over their columns, with
+    params), and its params (integration.sync.sql.state_bump_statement): one UPDATE, as every booking's
+    hold runs it on its room type's row, RETURNING the row's id and whether this change claimed the send;
+    pass them to sync_state_bumped."""
+    now = timezone.now()
+    return state_bump_statement(where, params, now=now, stale=now - QUEUE_GRACE)
+
+
+def sync_state_bumped(state_id: int, *, claimed: bool) -> None:
     """After sync_state_bump_statement: queue the send the change claimed, for after the commit."""
     if claimed:
         # Edits within this window after the first go out as one request: the sender reads the latest state.
         _publish_on_commit(state_id, settings.HUB_SYNC_COALESCE_SECONDS)
 
 
-def sync_state_resend(state, *, recreate=False):
+def sync_state_resend(state: SyncState, *, recreate: bool = False) -> SyncState:
     """Have the next send carry the resource's whole current state, whatever the hub last acknowledged:
     the acknowledged body is dropped, so the send is a full PATCH that clears what we lack as the
     contract says (integration.hub.payloads.patch_body), or with recreate a POST (the hub no longer knows
@@ -112,7 +103,7 @@ def sync_state_resend(state, *, recreate=False):
     return sync_state_changed(state)
 
 
-def sync_queue(state_id, *, countdown=0, force=False):
+def sync_queue(state_id: int, *, countdown: float = 0, force: bool = False) -> bool:
     """Queue a send of the row after the current transaction commits, unless one is queued already
     (force: queue regardless, for a send that must follow one in flight). Returns whether it queued."""
     now = timezone.now()
@@ -125,7 +116,7 @@ def sync_queue(state_id, *, countdown=0, force=False):
     return False
 
 
-def sync_queue_waiting(rows):
+def sync_queue_waiting(rows: Q) -> list[int]:
     """Queue, in one statement, the sends of the pending rows matching rows (a Q of SyncState) that are
     neither queued already nor waiting for a retry: the children a parent releases once the hub knows it.
     Returns their ids."""
@@ -137,27 +128,22 @@ def sync_queue_waiting(rows):
         .values("pk")
     )
     select, params = waiting.query.sql_with_params()
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {SyncState._meta.db_table} SET queued_at = %s WHERE id IN ({select}) RETURNING id",  # noqa: S608
-            [connection.ops.adapt_datetimefield_value(now), *params],
-        )
-        queued = [state_id for (state_id,) in cursor.fetchall()]
+    queued = states_queued(select, params, now=now)
     for state_id in queued:
         _publish_on_commit(state_id, 0)
     return queued
 
 
-def _publish_on_commit(state_id, countdown):
+def _publish_on_commit(state_id: int, countdown: float) -> None:
     queue_after_commit(SEND_TASK, state_id, countdown=countdown or None, on_failure=lambda: _not_queued(state_id))
 
 
-def _not_queued(state_id):
+def _not_queued(state_id: int) -> None:
     # The broker did not take it: the row stays pending, and the sweeper's next run queues it.
     SyncState.objects.filter(pk=state_id).update(queued_at=None)
 
 
-def sync_request(states, *, retry_failed=False):
+def sync_request(states: Iterable[SyncState], *, retry_failed: bool = False) -> int:
     """Send these rows now ("send now"), and with retry_failed also the failed ones ("retry")."""
     rows = SyncState.objects.filter(pk__in=[state.pk for state in states])
     if retry_failed:
@@ -169,7 +155,7 @@ def sync_request(states, *, retry_failed=False):
     return queued
 
 
-def sync_sweep():
+def sync_sweep() -> int:
     """Queue again every pending row whose send was lost or is overdue, or, after the broker lost its
     messages (a Redis restarted empty), every pending row not being sent, each at its next attempt (a row
     that fails is logged and skipped); and have one row waiting for a retry probe the hub (_probe).
@@ -195,7 +181,7 @@ def sync_sweep():
     return count
 
 
-def _probe(now):
+def _probe(now: datetime) -> int:
     """While rows wait for a retry and none is due within PROBE_AFTER, queue the first of them at once
     (due now, so that the next sweeps send no other until it was tried): one request that finds out whether
     the hub answers again, and, when it does, brings the others forward (sync_retries_now). Returns 1 when
@@ -206,33 +192,27 @@ def _probe(now):
         .values_list("pk", "next_attempt_at")
         .first()
     )
-    if first is None or first[1] <= now + PROBE_AFTER:
+    if first is None:
         return 0
-    if not SyncState.objects.filter(pk=first[0], next_attempt_at=first[1]).update(next_attempt_at=now):
+    state_id, due = first
+    if due is None or due <= now + PROBE_AFTER:
+        return 0
+    if not SyncState.objects.filter(pk=state_id, next_attempt_at=due).update(next_attempt_at=now):
         return 0  # changed or sent meanwhile
-    return int(sync_queue(first[0], force=True))
+    return int(sync_queue(state_id, force=True))
 
 
-def sync_retries_now(environment):
+def sync_retries_now(environment: str) -> int:
     """The hub of environment answers again: queue at once every row of it waiting for a retry, in
     statements of RETRIES_BATCH rows. Returns how many."""
-    table = SyncState._meta.db_table
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    now = timezone.now()
     waiting = SyncState.objects.filter(
         environment=environment, status=SyncStatus.PENDING, next_attempt_at__isnull=False
     ).order_by()
     select, params = waiting.values("pk")[:RETRIES_BATCH].query.sql_with_params()
     queued = 0
     while True:
-        with connection.cursor() as cursor:
-            # The condition again outside the sub-select: rows another sender brought forward meanwhile
-            # are left out once their lock is released.
-            cursor.execute(
-                f"UPDATE {table} SET next_attempt_at = NULL, queued_at = %s"  # noqa: S608
-                f" WHERE id IN ({select}) AND next_attempt_at IS NOT NULL RETURNING id",
-                [now, *params],
-            )
-            batch = [state_id for (state_id,) in cursor.fetchall()]
+        batch = states_queued(select, params, now=now, retried=True)
         if not batch:
             break
         for state_id in batch:
@@ -243,12 +223,12 @@ def sync_retries_now(environment):
     return queued
 
 
-def _queue_again(state_id, next_attempt_at=None):
+def _queue_again(state_id: int, next_attempt_at: datetime | None = None) -> bool:
     countdown = (next_attempt_at - timezone.now()).total_seconds() if next_attempt_at else 0
     return sync_queue(state_id, countdown=max(0, countdown), force=True)
 
 
-def sync_leases_release(*, owner):
+def sync_leases_release(*, owner: str) -> int:
     """Free the rows that the worker named owner was sending, and queue the pending ones at once: called
     when a worker starts, before it takes a message, so what it held was held by its previous life, which
     died (Celery node names are unique among running workers). Returns how many were queued."""
@@ -262,6 +242,6 @@ def sync_leases_release(*, owner):
     return count
 
 
-def sync_attempts_purge(*, now=None):
+def sync_attempts_purge(*, now: datetime | None = None) -> int:
     """Delete the sync log's attempts older than HUB_SYNC_LOG_DAYS (0 keeps them). Returns how many."""
     return purge_older_than(SyncAttempt.objects.all(), days=settings.HUB_SYNC_LOG_DAYS, now=now)

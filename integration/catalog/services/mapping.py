@@ -1,20 +1,23 @@
 """The vendor's code mapping table: importing it from a CSV file, previewed, then applied (the spec's
 start-up order: fetch the catalog, then map)."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any, cast
 
+from django.contrib.auth.models import User
 from django.db import models, transaction
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core.audit import ADDITION, audit_record, audit_values
 from core.csv_files import CsvLines, csv_records
 
-from .choices import CatalogGroup
-from .models import CodeMapping
-from .selectors import catalog_read
+from ..choices import CatalogGroup
+from ..models import CodeMapping
+from ..selectors import Catalog, catalog_read
 
 #: The CSV header of a code mapping file; note may be left out.
 MAPPING_COLUMNS = ("group", "vendor_code", "hub_code", "note")
@@ -51,7 +54,7 @@ class MappingImportRow:
     hub_label: str = ""
     mapping_id: int | None = None
 
-    def get_action_display(self):
+    def get_action_display(self) -> str | Promise:
         """The action's label, as a model's choice field would give it."""
         return MappingImportAction(self.action).label
 
@@ -64,19 +67,19 @@ class MappingImportPlan:
     applied: bool = False
 
     @property
-    def has_errors(self):
+    def has_errors(self) -> bool:
         return any(row.action == MappingImportAction.ERROR for row in self.rows)
 
-    def count(self, action):
+    def count(self, action: str) -> int:
         return sum(1 for row in self.rows if row.action == action)
 
     @property
-    def counts(self):
+    def counts(self) -> dict[str, int]:
         """{action: number of rows}, every action present."""
         return {action: self.count(action) for action in MappingImportAction.values}
 
 
-def code_mappings_csv_export():
+def code_mappings_csv_export() -> Iterator[str]:
     """The lines of the code mapping table as a file the import reads back unchanged (header first, UTF-8
     with a byte order mark for spreadsheets); a generator for a streaming response."""
     writer = CsvLines()
@@ -85,7 +88,7 @@ def code_mappings_csv_export():
         yield writer.line(values)
 
 
-def code_mappings_read_csv(content):
+def code_mappings_read_csv(content: bytes | str) -> list[MappingImportRow]:
     """Rows of a code mapping file (bytes or text, UTF-8) as MappingImportRow, before any check.
 
     Raises ValidationError when the file as a whole is unusable: not UTF-8 text, not CSV, too large,
@@ -95,13 +98,45 @@ def code_mappings_read_csv(content):
     return [MappingImportRow(line=record.line, **record.cells, extra=record.extra) for record in records]
 
 
-def _max_length(name):
-    return CodeMapping._meta.get_field(name).max_length
+def _field(name: str) -> "models.Field[Any, Any]":
+    """A column of the mapping table (a plain field, never a relation)."""
+    return cast("models.Field[Any, Any]", CodeMapping._meta.get_field(name))
 
 
-def _plan_row(row, catalog, existing, first_line):
+def _max_length(name: str) -> int:
+    return cast(int, _field(name).max_length)
+
+
+def _plan_row(
+    row: MappingImportRow,
+    catalog: Catalog | None,
+    existing: dict[tuple[str, str], CodeMapping],
+    first_line: dict[tuple[str, str], int],
+) -> None:
     """Set the row's action, problems and changes against the catalog and the stored mappings."""
     row.group = row.group.lower()
+    key = (row.group, row.vendor_code)
+    row.problems = [*_shape_problems(row), *_repeated(row, key, first_line), *_hub_code_problems(row, catalog)]
+    first_line.setdefault(key, row.line)
+    if row.problems:
+        row.action = MappingImportAction.ERROR
+        return
+    current = existing.get(key)
+    if current is None:
+        row.action = MappingImportAction.CREATE
+        return
+    row.mapping_id = current.pk
+    for name in ("hub_code", "note"):
+        old, new = getattr(current, name), getattr(row, name)
+        if old != new:
+            label = _field(name).verbose_name
+            row.changed_fields.append(name)
+            row.changes.append(_("%(field)s: %(old)s → %(new)s") % {"field": label, "old": old, "new": new})
+    row.action = MappingImportAction.UPDATE if row.changes else MappingImportAction.UNCHANGED
+
+
+def _shape_problems(row: MappingImportRow) -> list[str]:
+    """What is wrong with the row's own values: extra values, an unknown group, empty or too long codes."""
     problems = []
     if row.extra:
         problems.append(_("The line has more values than the header."))
@@ -119,42 +154,37 @@ def _plan_row(row, catalog, existing, first_line):
             problems.append(
                 _("%(column)s is longer than %(max)s characters.") % {"column": name, "max": _max_length(name)}
             )
-    key = (row.group, row.vendor_code)
+    return problems
+
+
+def _repeated(row: MappingImportRow, key: tuple[str, str], first_line: dict[tuple[str, str], int]) -> list[str]:
+    """The problem of a code mapped in an earlier line of the same file (first_line: key -> its line)."""
     if row.vendor_code and key in first_line:
-        problems.append(
+        return [
             _("Our code “%(code)s” is already mapped in line %(line)s of this file.")
             % {"code": row.vendor_code, "line": first_line[key]}
-        )
-    first_line.setdefault(key, row.line)
-    if row.hub_code and row.group in CatalogGroup.values:
-        if catalog is None:
-            problems.append(_("Fetch the hub's code catalog first: there is none yet to check hub codes against."))
-        elif row.hub_code not in catalog.codes.get(row.group, ()):
-            problems.append(
-                _("The hub code “%(code)s” is not in the hub's catalog (%(group)s).")
-                % {"code": row.hub_code, "group": CatalogGroup(row.group).label}
-            )
-        else:
-            row.hub_label = catalog.label(row.group, row.hub_code)
-    row.problems = problems
-    if problems:
-        row.action = MappingImportAction.ERROR
-        return
-    current = existing.get(key)
-    if current is None:
-        row.action = MappingImportAction.CREATE
-        return
-    row.mapping_id = current.pk
-    for name in ("hub_code", "note"):
-        old, new = getattr(current, name), getattr(row, name)
-        if old != new:
-            label = CodeMapping._meta.get_field(name).verbose_name
-            row.changed_fields.append(name)
-            row.changes.append(_("%(field)s: %(old)s → %(new)s") % {"field": label, "old": old, "new": new})
-    row.action = MappingImportAction.UPDATE if row.changes else MappingImportAction.UNCHANGED
+        ]
+    return []
 
 
-def code_mappings_import(rows: Iterable[MappingImportRow], *, apply, user=None):
+def _hub_code_problems(row: MappingImportRow, catalog: Catalog | None) -> list[str]:
+    """The problem of a hub code not in the hub's catalog (or no catalog yet); sets the row's hub label."""
+    if not row.hub_code or row.group not in CatalogGroup.values:
+        return []
+    if catalog is None:
+        return [_("Fetch the hub's code catalog first: there is none yet to check hub codes against.")]
+    if row.hub_code not in catalog.codes.get(row.group, ()):
+        return [
+            _("The hub code “%(code)s” is not in the hub's catalog (%(group)s).")
+            % {"code": row.hub_code, "group": CatalogGroup(row.group).label}
+        ]
+    row.hub_label = catalog.label(row.group, row.hub_code) or ""
+    return []
+
+
+def code_mappings_import(
+    rows: Iterable[MappingImportRow], *, apply: bool, user: User | None = None
+) -> MappingImportPlan:
     """Plan the import of rows (from code_mappings_read_csv) and, with apply, write it in one transaction,
     each mapping created or changed recorded in the audit trail as user's, with its values.
 
@@ -170,7 +200,7 @@ def code_mappings_import(rows: Iterable[MappingImportRow], *, apply, user=None):
             .filter(group__in={row.group.lower() for row in rows})
             .order_by("group", "vendor_code")
         }
-        first_line = {}
+        first_line: dict[tuple[str, str], int] = {}
         for row in rows:
             _plan_row(row, catalog, existing, first_line)
         plan = MappingImportPlan(rows=rows)

@@ -1,6 +1,7 @@
 """Switching to another hub environment (staging to production, say): one confirmed operation that keeps
 our content and starts a first sync of everything against the new hub (README, "Going live")."""
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, Q
 from django.db.models.functions import Now
@@ -10,14 +11,14 @@ from core.audit import ADDITION, audit_record
 from core.jobs import job_queue
 from core.queue import publish_many
 
-from ..hub.environments import HubEnvironment, hub_address
-from ..hub.models import CONNECTION_PK, HubConnection, HubSwitch
+from ...hub.environments import HubEnvironment, hub_address
+from ...hub.models import CONNECTION_PK, HubConnection, HubSwitch
+from ..choices import SyncStatus
+from ..models import SyncState
+from ..resources import RESOURCES
+from ..signals import hub_switched
 from .batch import sync_states_ensure_all
-from .choices import SyncStatus
-from .models import SyncState
 from .outbox import SEND_TASK
-from .resources import RESOURCES
-from .signals import hub_switched
 
 #: The durable job that queues the switch's sends (sync_switch_publish), on the hub queue.
 PUBLISH_TASK = "integration.sync.tasks.sync_switch_publish_task"
@@ -30,7 +31,7 @@ class SwitchRefused(Exception):
     """The switch cannot be made (the environment is not configured, or already active); says why."""
 
 
-def hub_environment_switch(*, to, user=None):
+def hub_environment_switch(*, to: HubEnvironment | str, user: User | None = None) -> HubSwitch:
     """Make `to` the active hub environment and send everything there as never synced; returns the HubSwitch.
 
     Every resource gets an outbox row; every row of a kind that follows a switch (content, rates and
@@ -80,7 +81,7 @@ def hub_environment_switch(*, to, user=None):
     return switch
 
 
-def sync_switch_publish(switch_id):
+def sync_switch_publish(switch_id: int) -> int:
     """Queue the sends of the rows a switch moved and nothing has queued since, parents first, over one
     broker connection; returns how many. A row the broker did not take stays marked queued by the switch,
     for the sweeper once it is overdue."""

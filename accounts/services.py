@@ -1,19 +1,16 @@
 """The second factor of the login: a time-based one-time password (TOTP, an authenticator app) with
 recovery codes (django-otp's static device). Superusers and managers must set it up before any admin
-page; staff may. One function per use case; the views (accounts.views) stay thin."""
+page; staff may. One function per use case (the reads are accounts.selectors); the views (accounts.views)
+stay thin."""
 
-import base64
+from typing import cast
 
-import qrcode
-import qrcode.image.svg
-from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Q
+from django.http import HttpRequest
 from django_otp import login as otp_login
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
-
-from integration.access.choices import MembershipRole
 
 #: How many recovery codes a person gets (each works once, in place of the app's code).
 RECOVERY_CODES = 10
@@ -21,61 +18,14 @@ _APP_NAME = "authenticator app"
 _RECOVERY_NAME = "recovery codes"
 
 
-def second_factor_required(user):
-    """Whether user must pass a second factor before any admin page: superusers, anyone holding a
-    manager membership, and anyone who set one up (staff may). One query at most."""
-    if not user.is_authenticated:
-        return False
-    if user.is_superuser:
-        return True
-    return (
-        get_user_model()
-        .objects.filter(pk=user.pk)
-        .filter(Q(property_memberships__role=MembershipRole.MANAGER) | Q(totpdevice__confirmed=True))
-        .exists()
-    )
-
-
-def second_factor_mandatory(user):
-    """Whether user may not do without a second factor: superusers and managers (staff may turn it off)."""
-    if user.is_superuser:
-        return True
-    return user.property_memberships.filter(role=MembershipRole.MANAGER).exists()
-
-
-def second_factor_enrolled(user):
-    """Whether user has a confirmed authenticator app."""
-    return TOTPDevice.objects.filter(user=user, confirmed=True).exists()
-
-
-def second_factor_can_verify(user):
-    """Whether user has something to type a code from: a confirmed app, or recovery codes left (the demo
-    admin starts with codes only, printed by seed_demo, so that the demo opens without an app)."""
-    return (
-        second_factor_enrolled(user) or StaticToken.objects.filter(device__user=user, device__confirmed=True).exists()
-    )
-
-
-def enrolment_device(user):
+def enrolment_device_ensure(user: User) -> TOTPDevice:
     """The authenticator app being set up for user (created once, unconfirmed until a code matches)."""
     device = TOTPDevice.objects.filter(user=user, confirmed=False).first()
     return device or TOTPDevice.objects.create(user=user, name=_APP_NAME, confirmed=False)
 
 
-def enrolment_secret(device):
-    """The device's key as people type it into an app (base32, in groups of four)."""
-    secret = base64.b32encode(device.bin_key).decode("ascii").rstrip("=")
-    return " ".join(secret[i : i + 4] for i in range(0, len(secret), 4))
-
-
-def enrolment_qr_svg(device):
-    """The device's otpauth:// address as an inline SVG QR code (no script, no data: URL)."""
-    image = qrcode.make(device.config_url, image_factory=qrcode.image.svg.SvgPathImage, box_size=8, border=2)
-    return image.to_string(encoding="unicode")
-
-
 @transaction.atomic
-def enrolment_confirm(*, request, device, token):
+def enrolment_confirm(*, request: HttpRequest, device: TOTPDevice, token: str) -> list[str] | None:
     """Confirm the app being set up when token is its current code: it becomes the user's only app, the
     session counts as verified, and new recovery codes replace any old ones (returned, shown once).
     None when the code does not match."""
@@ -85,11 +35,12 @@ def enrolment_confirm(*, request, device, token):
     device.confirmed = True
     device.save(update_fields=["confirmed"])
     otp_login(request, device)
-    return recovery_codes_renew(user=request.user)
+    # The device's owner: request.user is signed in.
+    return recovery_codes_renew(user=cast(User, request.user))
 
 
 @transaction.atomic
-def recovery_codes_renew(*, user):
+def recovery_codes_renew(*, user: User) -> list[str]:
     """New recovery codes for user, replacing the old ones; returns them (they are shown once)."""
     StaticDevice.objects.filter(user=user).delete()
     device = StaticDevice.objects.create(user=user, name=_RECOVERY_NAME)
@@ -98,7 +49,7 @@ def recovery_codes_renew(*, user):
     return codes
 
 
-def second_factor_verify(*, request, token):
+def second_factor_verify(*, request: HttpRequest, token: str) -> bool:
     """Verify the session with a code of the user's app or one of their recovery codes (used up); each
     device throttles repeated failures. Whether it matched."""
     token = token.replace(" ", "").lower()
@@ -115,7 +66,7 @@ def second_factor_verify(*, request, token):
 
 
 @transaction.atomic
-def second_factor_remove(*, user):
+def second_factor_remove(*, user: User) -> None:
     """Turn the second factor off for someone who need not have one (staff)."""
     TOTPDevice.objects.filter(user=user).delete()
     StaticDevice.objects.filter(user=user).delete()

@@ -8,28 +8,29 @@ a retry at once (sync_retries_now), so that a healed hub gets them all within se
 import enum
 import logging
 import random
+from collections.abc import Sequence
 from datetime import timedelta
-from functools import cache, reduce
+from functools import reduce
 from operator import or_
+from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import connection, transaction
-from django.db.models import Q
+from django.db import transaction
+from django.db.models import Model, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from core.leases import lease_free_for_sql
-from core.plain_sql import Columns
 from core.request_id import request_id_get
 
-from ..hub.client import HubError, HubHTTPError, HubUnavailable, get_hub_client
-from ..hub.payloads import redact_body
-from .choices import SyncStatus
-from .models import SyncAttempt, SyncState
+from ...hub.client import HubClient, HubError, HubHTTPError, HubResponse, HubUnavailable, get_hub_client
+from ...hub.payloads import redact_body
+from ..choices import SyncStatus
+from ..models import SyncAttempt, SyncState
+from ..resources import RESOURCES, Call, Plan, PlanError, Resource
+from ..signals import sync_failed
+from ..sql import state_claim, state_release, state_synced
 from .outbox import sync_queue, sync_queue_waiting, sync_retries_now, sync_state_ensure
-from .resources import RESOURCES, PlanError
-from .signals import sync_failed
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ class Outcome(enum.StrEnum):
     MOVED = "moved"
 
 
-def retry_delay(failures, retry_after=None):
+def retry_delay(failures: int, retry_after: float | None = None) -> float:
     """Seconds before the next try after failures in a row: exponential with jitter, or Retry-After.
 
     The n-th retry waits between half and all of HUB_SYNC_BACKOFF_BASE * 2^(n-1), at most
@@ -72,21 +73,29 @@ def retry_delay(failures, retry_after=None):
     return delay
 
 
-def send_time_limits():
+def send_time_limits() -> tuple[float, float]:
     """(soft, hard) seconds of the send task: soft after one hub call at its slowest (connect and read
     timeouts), which the sender takes as a failure to retry with backoff; hard a margin later."""
     soft = settings.HUB_CONNECT_TIMEOUT + settings.HUB_READ_TIMEOUT
     return soft, soft + LIMIT_MARGIN_SECONDS
 
 
-def lease_duration():
+def lease_duration() -> timedelta:
     """How long a sender holds its row (renewed before each hub call): longer than the send task's hard
     time limit, so that a send is dead before another worker may take its row. A dead sender's row is free
     again within it, for the sweeper to queue."""
     return timedelta(seconds=send_time_limits()[1] + LIMIT_MARGIN_SECONDS)
 
 
-def sync_send(state_id, *, full=False, schedule=True, client=None, owner=None, task=None):
+def sync_send(
+    state_id: int,
+    *,
+    full: bool = False,
+    schedule: bool = True,
+    client: HubClient | None = None,
+    owner: str | None = None,
+    task: str | None = None,
+) -> Outcome:
     """Bring the hub up to date with one resource. full re-sends its whole state (a full resync).
 
     schedule: queue retries and follow-ups through Celery (False when a command sends in-process).
@@ -105,49 +114,21 @@ def sync_send(state_id, *, full=False, schedule=True, client=None, owner=None, t
         outcome = _send(state, full=full, schedule=schedule, client=client)
         return outcome
     finally:
-        changed_meanwhile = _release(state_id)
+        changed_meanwhile = state_release(state_id)
         if schedule and outcome in (Outcome.SENT, Outcome.UNCHANGED) and changed_meanwhile:
             sync_queue(state_id, force=True)
 
 
-@cache
-def _row_columns():
-    """Every column of an outbox row, as the claim reads it back."""
-    table = SyncState._meta.db_table
-    return Columns(SyncState, table, *(field.name for field in SyncState._meta.concrete_fields))
-
-
-def _claim(state_id, owner, task):
-    """The outbox row, leased to owner (and task) for one hub call, taken and read in one statement (every
-    send runs it); None when another sender holds it, or it is gone. The lease is free, expired, or this
-    task's own (core.leases)."""
+def _claim(state_id: int, owner: str | None, task: str | None) -> SyncState | None:
+    """The outbox row, leased to owner (and task) for one hub call, taken and read in one statement; None
+    when another sender holds it, or it is gone."""
     now = timezone.now()
-    adapt, columns = connection.ops.adapt_datetimefield_value, _row_columns()
-    free, free_params = lease_free_for_sql(task, now)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {SyncState._meta.db_table} SET lease_until = %s, lease_owner = %s, lease_task = %s,"  # noqa: S608
-            f" queued_at = NULL WHERE id = %s AND {free} RETURNING {columns.select()}",
-            [adapt(now + lease_duration()), owner, task, state_id, *free_params],
-        )
-        row = cursor.fetchone()
-    return columns.build(row) if row else None
+    return state_claim(state_id, owner=owner, task=task, now=now, until=now + lease_duration())
 
 
-def _release(state_id):
-    """End the lease on the row; returns whether the resource changed while it was being sent (one
-    statement, as every send runs it)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {SyncState._meta.db_table} SET lease_until = NULL, lease_owner = NULL, lease_task = NULL"  # noqa: S608
-            " WHERE id = %s RETURNING status = %s AND version > sent_version",
-            [state_id, SyncStatus.PENDING],
-        )
-        row = cursor.fetchone()
-    return bool(row and row[0])
-
-
-def _send(state, *, full, schedule, client):
+def _send(state: SyncState, *, full: bool, schedule: bool, client: HubClient | None) -> Outcome:
+    """One send of the claimed row: nothing (refused before, gone, waiting), or its plan's calls, and what
+    follows them."""
     if state.status == SyncStatus.FAILED and not full:
         # The hub refused it: only a change, staff's "retry" or a full resync sends it again.
         return Outcome.FAILED
@@ -156,27 +137,44 @@ def _send(state, *, full, schedule, client):
     if obj is None:
         state.delete()
         return Outcome.GONE
+    waiting_for = _waiting_for(resource, obj, schedule=schedule)
+    if waiting_for:
+        return _wait(state, waiting_for)
+    version, was_known = state.version, state.known_to_hub
+    sent = _call_plan(state, resource, obj, full=full, schedule=schedule, client=client)
+    if isinstance(sent, Outcome):
+        return sent
+    plan, responses = sent
+    return _after_sent(state, plan, responses, version=version, was_known=was_known, schedule=schedule)
 
+
+def _waiting_for(resource: Resource, obj: Any, *, schedule: bool) -> str:
+    """Why obj cannot be sent yet (blocked, or parents the hub does not know, queued meanwhile), or ""."""
     blocked = resource.blocked(obj)
     if blocked:
-        return _wait(state, blocked)
+        return blocked
     missing = _unknown_to_hub(resource.parents(obj))
-    if missing:
-        if schedule:
-            for _kind, parent in missing:
-                parent_state = sync_state_ensure(parent)
-                if parent_state.status == SyncStatus.PENDING:
-                    sync_queue(parent_state.pk)
-        names = ", ".join(str(RESOURCES[kind].model._meta.verbose_name) for kind, _parent in missing)
-        return _wait(state, _("Waiting for the %(parents)s to reach the hub.") % {"parents": names})
+    if not missing:
+        return ""
+    if schedule:
+        for _kind, parent in missing:
+            parent_state = sync_state_ensure(parent)
+            if parent_state.status == SyncStatus.PENDING:
+                sync_queue(parent_state.pk)
+    names = ", ".join(str(RESOURCES[kind].model._meta.verbose_name) for kind, _parent in missing)
+    return _("Waiting for the %(parents)s to reach the hub.") % {"parents": names}
 
-    version = state.version
-    was_known = state.known_to_hub
+
+def _call_plan(
+    state: SyncState, resource: Resource, obj: Any, *, full: bool, schedule: bool, client: HubClient | None
+) -> tuple[Plan, list[HubResponse]] | Outcome:
+    """The plan of the send and the hub's responses to its calls; or the Outcome when a call failed (to
+    retry when the hub gets over it by itself, else failed)."""
     try:
         # The hub the row's knowledge is of: a switch moves every row to the new one before queueing it.
         client = client or get_hub_client(state.environment)
         plan = resource.plan(state, obj, full=full)
-        responses = [_exchange(state, client, call, renew=index > 0) for index, call in enumerate(plan.calls)]
+        return plan, [_exchange(state, client, call, renew=index > 0) for index, call in enumerate(plan.calls)]
     except PlanError as exc:
         _mark_failed(state, HubError(str(exc)))
         return Outcome.FAILED
@@ -189,13 +187,19 @@ def _send(state, *, full, schedule, client):
         _mark_failed(state, exc)
         return Outcome.FAILED
 
+
+def _after_sent(
+    state: SyncState, plan: Plan, responses: list[HubResponse], *, version: int, was_known: bool, schedule: bool
+) -> Outcome:
+    """The hub took the plan's calls: record it (synced, unless changed meanwhile), and queue what waited
+    for the hub (rows waiting for a retry, children waiting for this one)."""
     # A switch to another hub came while this was sent: the row starts over there; this answer is the old
     # hub's and is not kept. What the plan records of the answer is in place before the row reads synced.
     if plan.on_done:
         if not _same_hub(state).exists():
             return Outcome.MOVED
         plan.on_done(responses)
-    if not _mark_synced(state, version, plan.acked_body):
+    if not state_synced(state, version=version, body=plan.acked_body, now=timezone.now()):
         return Outcome.MOVED
     if state.failures and schedule:
         # The hub answers again after failing: the rows waiting for a retry need not wait for their backoff.
@@ -205,14 +209,14 @@ def _send(state, *, full, schedule, client):
     return Outcome.SENT if plan.calls else Outcome.UNCHANGED
 
 
-def _wait(state, message):
+def _wait(state: SyncState, message: str) -> Outcome:
     """The resource stays pending, with message (why it waits) shown to staff."""
     state.last_error = message
     state.save(update_fields=["last_error", "updated_at"])
     return Outcome.WAITING
 
 
-def _unknown_to_hub(parents):
+def _unknown_to_hub(parents: Sequence[tuple[str, Model]]) -> list[tuple[str, Model]]:
     """The (kind, object) pairs of parents that the hub does not know yet, read in one query."""
     if not parents:
         return []
@@ -221,12 +225,12 @@ def _unknown_to_hub(parents):
     return [(kind, parent) for kind, parent in parents if (kind, parent.pk) not in known]
 
 
-def _same_hub(state):
+def _same_hub(state: SyncState) -> QuerySet[SyncState]:
     """The row, as long as its knowledge is still of the hub this send went to (a switch moves it)."""
     return SyncState.objects.filter(pk=state.pk, environment=state.environment)
 
 
-def _exchange(state, client, call, *, renew=True):
+def _exchange(state: SyncState, client: HubClient, call: Call, *, renew: bool = True) -> HubResponse:
     """One call to the hub, recorded as an attempt whatever its result; a 409 turns into call.if_exists,
     a 404 into call.if_missing. renew: extend the lease first (not before the first call: the claim has
     just taken it)."""
@@ -255,7 +259,9 @@ def _exchange(state, client, call, *, renew=True):
     return response
 
 
-def _record(state, call, path, status, message, outcome, duration_ms):
+def _record(
+    state: SyncState, call: Call, path: str, status: int | None, message: str, outcome: str, duration_ms: int
+) -> None:
     SyncAttempt.objects.create(
         state=state,
         property_id=state.property_id,
@@ -270,27 +276,7 @@ def _record(state, call, path, status, message, outcome, duration_ms):
     )
 
 
-def _mark_synced(state, version, body):
-    """The hub holds body: synced, unless the resource changed again while it was being sent (one plain
-    statement: every send runs it). Returns 0, changing nothing, when a switch moved the row to another
-    hub meanwhile."""
-    acked_body = SyncState._meta.get_field("acked_body").get_db_prep_save(body, connection)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {SyncState._meta.db_table} SET"  # noqa: S608
-            " status = CASE WHEN version = %s THEN %s ELSE status END,"
-            " pending_since = CASE WHEN version = %s THEN NULL ELSE pending_since END,"
-            " acked_body = %s, known_to_hub = %s, sent_version = %s, last_error = '', last_status_code = NULL,"
-            " failures = 0, last_synced_at = %s, next_attempt_at = NULL WHERE id = %s AND environment = %s",
-            [
-                *(version, SyncStatus.SYNCED, version, acked_body, True, version),
-                *(connection.ops.adapt_datetimefield_value(timezone.now()), state.pk, state.environment),
-            ],
-        )
-        return cursor.rowcount
-
-
-def _schedule_retry(state, exc, schedule):
+def _schedule_retry(state: SyncState, exc: HubError, schedule: bool) -> Outcome:
     """A failure the hub gets over by itself: the row stays pending and is tried again after its backoff
     (or sooner, when another row finds the hub answering again), however many times it failed."""
     failures = min(state.failures + 1, FAILURES_COUNTED)
@@ -308,7 +294,7 @@ def _schedule_retry(state, exc, schedule):
 
 
 @transaction.atomic
-def _mark_failed(state, exc):
+def _mark_failed(state: SyncState, exc: HubError) -> None:
     """A failure the hub will not get over by itself (a 4xx): shown to staff, never retried alone."""
     state.last_error = exc.message
     marked = _same_hub(state).update(
@@ -323,7 +309,7 @@ def _mark_failed(state, exc):
     logger.warning("hub sync of %s #%s failed: %s", state.kind, state.object_id, exc.message)
 
 
-def _queue_waiting_children(state):
+def _queue_waiting_children(state: SyncState) -> None:
     """The hub now knows this resource: queue the pending rows that wait for it (its kind says which), in
     one statement whatever the size of the property; each once: a child already queued by its other
     parent is not queued again."""
