@@ -10,7 +10,7 @@ so that a restart of the web server does not delete the files a running worker w
 The metric objects are made at their first use, in the process that records (a gunicorn worker, a pool
 process), never at import: where values go (files or memory) is chosen from PROMETHEUS_MULTIPROC_DIR then,
 and with metrics off nothing is made or recorded.
-README ("Metrics") lists each series.
+docs/operator/monitoring.md ("Metrics") lists each series.
 """
 
 import functools

@@ -3,7 +3,7 @@ each with why it passes or fails and links to the admin screens where it is fixe
 
 The spec's start-up order (catalog, code mapping, staging, production) and its rules (exactly one
 standalone rate plan model, Korean texts) decide the items; what "rates and availability pushed" and
-"license confirmed" mean exactly is OURS (README, "Going live"): ARI_HORIZON_DAYS and LICENSE_TYPES_REQUIRED.
+"license confirmed" mean exactly is OURS (docs/staff/owner.md, "Go live"): ARI_HORIZON_DAYS and LICENSE_TYPES_REQUIRED.
 """
 
 import builtins

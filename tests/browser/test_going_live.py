@@ -1,4 +1,4 @@
-"""Going live, the spec's start-up order end to end (README, "Going live"): from an empty database the
+"""Going live, the spec's start-up order end to end (docs/staff/owner.md, "Go live"): from an empty database the
 code catalog is fetched from the staging hub, the content and a year of rates and availability reach it
 through the worker, the licenses are confirmed, and the go-live checklist passes in the browser; then the
 switch to production by command re-creates everything at the production hub (the sandbox under another

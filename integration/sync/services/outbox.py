@@ -27,7 +27,7 @@ logger = logging.getLogger(__name__)
 #: a worker that died, such as the sends it held for their coalescing countdown): the sweeper queues it
 #: again. It only covers a message's way from the broker to a worker's start: one still waiting in a busy
 #: queue is known by the queue's depth (sync_sweep), so a backlog is not queued twice however long it
-#: takes. A duplicate message costs one unchanged send. See README, "A killed worker".
+#: takes. A duplicate message costs one unchanged send. Measured: docs/benchmarks.md (a killed worker).
 QUEUE_GRACE = timedelta(seconds=15)
 #: The Celery task that sends one row (integration.sync.tasks), queued by name: the tasks call the
 #: engine, the engine never imports them back.

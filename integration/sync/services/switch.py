@@ -1,5 +1,5 @@
 """Switching to another hub environment (staging to production, say): one confirmed operation that keeps
-our content and starts a first sync of everything against the new hub (README, "Going live")."""
+our content and starts a first sync of everything against the new hub (docs/staff/owner.md, "Go live")."""
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -43,7 +43,7 @@ def hub_environment_switch(*, to: HubEnvironment | str, user: User | None = None
     to = HubEnvironment(to)
     if not hub_address(to).configured:
         raise SwitchRefused(
-            _("The %(environment)s hub has no base URL or token configured; set them first (README, Going live).")
+            _("The %(environment)s hub has no base URL or token configured; set them first (docs: Configuration, the hub and the vendor API).")
             % {"environment": to.label}
         )
     with transaction.atomic():
