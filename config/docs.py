@@ -22,7 +22,7 @@ def docs_page(request, path=""):
         path += "index.html"
     elif Path(safe_join(root, path)).is_dir():
         return HttpResponseRedirect(f"{request.path}/")
-    return serve(request, path, document_root=root)
+    return serve(request, path, document_root=str(root))
 
 
 #: Where each language's pages live in the built site (mkdocs.yml's i18n plugin): English at its root.

@@ -108,19 +108,6 @@ class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews):
         except (SalesChannel.DoesNotExist, ValueError, ValidationError):
             raise Http404("No such sales channel open for this property.") from None
 
-    def _calendar_url(self, prop, *, month=None, channel=None):
-        query = {}
-        if month:
-            query["month"] = month.strftime("%Y-%m")
-        if channel is not None:
-            query["channel"] = channel.pk
-        url = reverse("admin:integration_property_calendar", args=[prop.pk])
-        return f"{url}?{urlencode(query)}" if query else url
-
-    def _context(self, request, prop, title, **context):
-        calendar_url = reverse("admin:integration_property_calendar", args=[prop.pk])
-        return self.page_context(request, prop, title, calendar_url=calendar_url, **context)
-
     # --- The grid -------------------------------------------------------------------------------
 
     def calendar_view(self, request, object_id):
@@ -183,7 +170,9 @@ class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews):
         channel = self._channel(request.GET.get("channel"), prop)
         log_url = self._hub_log_url(request)
         availability = "al" if channel is None else "cap"
-        rows, unsent, waiting = {}, [], False
+        rows: dict[str, dict[str, str]] = {}
+        unsent: list[str] = []
+        waiting = False
         for (kind, object_id_), standing in ari_hub_standing(prop, first=month, last=month_end(month)).items():
             prefix = "rp" if kind == ResourceKind.ARI_RATES else availability
             rows[f"hub-{prefix}-{object_id_}"] = {

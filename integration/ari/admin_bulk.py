@@ -21,6 +21,7 @@ from ..content.names import display_name
 from ..content.resources import path_params
 from ..hub import endpoints
 from ..sync.models import ResourceKind
+from .admin_pages import AriPageViews
 from .dates import ranges_of
 from .forms import AriBulkEditForm
 from .models import AriChangeSource
@@ -120,8 +121,8 @@ def _derived_rows(derived, rate_plans):
     ]
 
 
-class AriBulkEditViews:
-    """The bulk edit views of PropertyAriAdmin."""
+class AriBulkEditViews(AriPageViews):
+    """The bulk edit views, mixed into the property admin."""
 
     def calendar_bulk_view(self, request, object_id):
         """GET: the bulk edit form. POST "preview": the cells and hub requests it would change. POST

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
+from .admin_pages import AriPageViews
 from .csv_export import ari_csv_export, ari_import_error_file
 from .csv_parse import ARI_CSV_COLUMNS
 from .dates import korea_today, month_end
@@ -32,8 +33,8 @@ def _month_range():
     return {"date_from": today, "date_to": month_end(today.replace(day=1))}
 
 
-class AriCsvViews:
-    """The CSV export and import views of PropertyAriAdmin."""
+class AriCsvViews(AriPageViews):
+    """The CSV export and import views, mixed into the property admin."""
 
     def calendar_export_view(self, request, object_id):
         """GET ?date_from=&date_to=: the CSV file of the range, streamed; without a valid range, the form."""

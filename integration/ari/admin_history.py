@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from core.paging import UncountedPage
 
 from .admin_bulk import PREVIEW_CELLS, _hub_requests, _preview_cell, _target_label, hub_updates_label
+from .admin_pages import AriPageViews
 from .forms import AriCellForm, AriChangesFilterForm
 from .models import AriChangeSet
 from .selectors.history import ari_cell_history, ari_change_cell_counts, ari_change_cells, ari_changes
@@ -65,8 +66,8 @@ def _cell_line(cell):
     }
 
 
-class AriHistoryViews:
-    """The history views of PropertyAriAdmin."""
+class AriHistoryViews(AriPageViews):
+    """The history views, mixed into the property admin."""
 
     def _change_url(self, prop, change_set):
         return reverse("admin:integration_property_ari_change", args=[prop.pk, change_set.pk])

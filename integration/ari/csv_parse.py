@@ -160,7 +160,9 @@ def ari_csv_cells(prop, rows, *, progress=None):
     """Each row's names resolved and values parsed; problems found in a row alone are recorded on it.
     progress(rows done), when given, is called every PROGRESS_ROWS rows."""
     names = _Names.of(prop)
-    cells, seen = [], {}
+    cells: list[CsvCell] = []
+    # The line that first gave each cell: (a room type's availability?, target id, channel id, day).
+    seen: dict[tuple[bool, int, int | None, datetime.date], int] = {}
     for number, row in enumerate(rows):
         if progress is not None and number and not number % PROGRESS_ROWS:
             progress(number)

@@ -5,6 +5,7 @@ import. Each cleans to the edit of integration.ari it stands for; the edit's own
 import dataclasses
 import datetime
 import json
+from typing import TYPE_CHECKING, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -21,6 +22,9 @@ from .selectors.grid import CellSeen
 from .selectors.history import ari_cells_filter
 from .selectors.rates import rate_plans_of
 from .services.edits import AriEdit, Operation, ari_edit_validate
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 OPERATION_LABELS = {
     Operation.SET: _("Set the rate (packages: the price guests pay)"),
@@ -70,7 +74,7 @@ class AriCellForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.property = property
         # A channel's own values only for the channels open for the property.
-        self.fields["channel"].queryset = open_channels(property)
+        cast(forms.ModelChoiceField, self.fields["channel"]).queryset = open_channels(property)
 
     def clean_seen_value(self):
         return _parse_value(self.cleaned_data["seen_value"])
@@ -87,7 +91,8 @@ class AriCellForm(forms.Form):
         return {"1": True, "0": False}.get(self.cleaned_data["business_day"])
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if "kind" in data and "target" in data:
             if data["kind"] == "rate":
                 plans = [plan for plan in rate_plans_of(self.property) if plan.pk == data["target"]]
@@ -100,7 +105,7 @@ class AriCellForm(forms.Form):
                 )
         data["seen"] = None
         if "seen_value" in self.data and "seen_value" in data:
-            data["seen"] = CellSeen(data["seen_value"], {"1": True, "0": False}.get(data.get("seen_open")))
+            data["seen"] = CellSeen(data["seen_value"], {"1": True, "0": False}.get(data.get("seen_open", "")))
         return data
 
 
@@ -173,7 +178,7 @@ def ari_rows(prop):
     rate_plans = {plan.pk: plan for plan in rate_plans_of(prop)}
     choices = []
     for room_type in sorted(room_types.values(), key=lambda room_type: (room_type.name, room_type.pk)):
-        options = [(f"rt:{room_type.pk}", _("Availability"))]
+        options: list[tuple[str, StrOrPromise]] = [(f"rt:{room_type.pk}", _("Availability"))]
         options.extend(
             (f"rp:{plan.pk}", f"{display_name(plan.model)} · {plan.vendor_id}")
             for plan in rate_plans.values()
@@ -203,11 +208,15 @@ class AriChangesFilterForm(forms.Form):
     def __init__(self, *args, property, users, **kwargs):
         super().__init__(*args, **kwargs)
         self.room_types, self.rate_plans, choices = ari_rows(property)
-        self.fields["row"].choices = [("", _("Every row")), *choices]
-        self.fields["user"].choices = [("", _("Anyone")), *((user.pk, user.get_username()) for user in users)]
+        cast(forms.ChoiceField, self.fields["row"]).choices = [("", _("Every row")), *choices]
+        cast(forms.ChoiceField, self.fields["user"]).choices = [
+            ("", _("Anyone")),
+            *((user.pk, user.get_username()) for user in users),
+        ]
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("made_from") and data.get("made_to") and data["made_from"] > data["made_to"]:
             self.add_error("made_to", _("Give a day on or after the first."))
         return data
@@ -263,10 +272,10 @@ class AriBulkEditForm(forms.Form):
     def __init__(self, *args, property, **kwargs):
         super().__init__(*args, **kwargs)
         self.property = property
-        self.fields["channel"].queryset = open_channels(property)
+        cast(forms.ModelChoiceField, self.fields["channel"]).queryset = open_channels(property)
         #: The rooms to sell are far above a room type's rooms: the form shows the confirmation.
         self.asks_confirmation = False
-        self.room_types, self.rate_plans, self.fields["targets"].choices = ari_rows(property)
+        self.room_types, self.rate_plans, cast(forms.ChoiceField, self.fields["targets"]).choices = ari_rows(property)
         self.fields["weekdays"].initial = list(WEEKDAYS_ABBR)
 
     def clean_value(self):
@@ -276,7 +285,8 @@ class AriBulkEditForm(forms.Form):
         return value
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         targets = data["targets"]
@@ -330,7 +340,8 @@ class AriExportForm(forms.Form):
     )
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         first, last = data.get("date_from"), data.get("date_to")
         if first and last:
             if first > last:

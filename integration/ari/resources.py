@@ -3,6 +3,7 @@
 entry, split at the contract's entry limit."""
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import reduce
 from operator import or_
@@ -21,15 +22,18 @@ from ..sync.resources import Call, Plan, Resource, register
 from .dates import DateRange, ari_window, clamp_ranges, merge_ranges
 from .models import AriDirtyRange, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
 
+#: The values of a rate plan or room type to send on the days of ranges: (common, {channel id: values}).
+PushValues = Callable[[Any, list[DateRange]], tuple[list, dict]]
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
 class AriResource(Resource):
     """The per-day values of a rate plan or room type; what to send is read from its dirty ranges."""
 
-    endpoint: endpoints.Endpoint = None
-    section: str = ""
-    parent_kind: str = ""
-    values: Any = None
+    endpoint: endpoints.Endpoint
+    section: str
+    parent_kind: str
+    values: PushValues
 
     def parents(self, obj):
         # The hub must know the rate plan or room type itself first.
@@ -57,8 +61,12 @@ class AriResource(Resource):
             if body[self.section] or body.get("channels")
         ]
         sent = [row.pk for row in dirty]
-        # Ranges marked while this send was under way stay for the next one.
-        return Plan(calls, on_done=lambda responses: AriDirtyRange.objects.filter(pk__in=sent).delete())
+
+        def forget_sent(responses: list) -> None:
+            # Ranges marked while this send was under way stay for the next one.
+            AriDirtyRange.objects.filter(pk__in=sent).delete()
+
+        return Plan(calls, on_done=forget_sent)
 
 
 def register_ari_resources():

@@ -156,19 +156,6 @@ def rate_cell(cell, *, channel=None, can_edit=False):
     return _cell(cell_id("rp", cell.rate_plan, cell.day), classes, content, title=title, editable=editable, data=data)
 
 
-def _rate_shown(cell, channel, classes):
-    """(price shown, value stored, value to edit, title) of a rate cell; on a channel, its own price or
-    the common one (its class added to classes)."""
-    if channel is None:
-        return cell.price, cell.stored, cell.price, "" if cell.stored is not None else _("No rate")
-    if cell.override is not None:
-        classes.append("vh-override")
-        return cell.override_price, cell.override, cell.override_price, _("This channel's own price")
-    classes.append("vh-inherited")
-    title = _("The common price: this channel has none of its own")
-    return cell.price, cell.stored, cell.override_price, title
-
-
 def _package_title(cell, stored, classes):
     """The title of a package's cell: its standalone rate and difference (or that it has no standalone
     rate, its class added to classes)."""
