@@ -197,8 +197,7 @@ def _database_copy(folder, *, using, progress):
         finally:
             source.close()
             target.close()
-        copy = connections.create_connection(using)
-        copy.settings_dict = copy.settings_dict | {"NAME": str(folder / name)}
+        copy = type(connection)(connection.settings_dict | {"NAME": str(folder / name)}, alias=f"{using}-copy")
         try:
             counts = _counts(copy)
         finally:
