@@ -3,6 +3,9 @@ restore drill on PostgreSQL: a populated system backed up, restored into a new d
 table, then drained by a worker at the sandbox hub, which receives only what was pending."""
 
 import io
+import os
+import subprocess
+import sys
 import tarfile
 from io import StringIO
 
@@ -16,6 +19,7 @@ from core.models import Job
 from golive import backup
 from golive.backup import BackupError, backup_restore, backup_write, backups_purge, manifest_read
 from golive.releases import VERSION
+from golive.tasks import backup_nightly_task
 from hubsandbox.models import SandboxRequest
 from integration.content.models import Property
 from integration.content.services import content_saved
@@ -228,3 +232,35 @@ def test_restore_drill(request, hub, client, licenses_root, restored_database, t
         for conn in connections.all():
             conn.close()
         connection.settings_dict["NAME"] = source_name
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.subprocess  # pg_dump on PostgreSQL
+def test_the_nightly_backup_writes_into_backup_dir_and_keeps_backup_keep(licenses_root, settings, tmp_path):
+    settings.BACKUP_DIR, settings.BACKUP_KEEP = str(tmp_path / "nightly"), 2
+
+    for _run in range(3):
+        backup_nightly_task.apply()
+
+    assert len(list((tmp_path / "nightly").glob("vendorhub-backup-*.tar"))) == 2
+
+
+@pytest.mark.subprocess
+def test_beat_runs_the_nightly_backup_on_the_bulk_queue_only_when_backup_dir_is_set(tmp_path):
+    def schedule(**env):
+        code = "from django.conf import settings as s; print(s.CELERY_BEAT_SCHEDULE.get('backup-nightly'))"
+        environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_ENV_FILE": "", **env}
+        return subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", code],
+            cwd=settings.BASE_DIR,
+            env={name: value for name, value in environment.items() if name != "BACKUP_DIR" or "BACKUP_DIR" in env},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()[-1]
+
+    assert schedule() == "None"
+    entry = schedule(BACKUP_DIR=str(tmp_path))
+    assert "golive.tasks.backup_nightly_task" in entry
+    assert "<crontab: 0 3 * * * (m/h/dM/MY/d)>" in entry
+    assert settings.CELERY_TASK_ROUTES[backup_nightly_task.name] == {"queue": "bulk"}
