@@ -293,12 +293,20 @@ def manifest_read(archive_path):
 def restore_refusal(manifest, *, using="default"):
     """Why this code cannot restore an archive with this manifest into the database of using, with what
     to do instead; None when it can."""
-    if manifest["version"] != VERSION or manifest["migrations"] != code_migration_state():
+    if manifest["version"] != VERSION:
+        differs = f"The archive was written by vendorhub {manifest['version']}; this is vendorhub {VERSION}."
+    elif manifest["migrations"] != code_migration_state():
+        differs = (
+            f"The archive's migration state differs from this code's (vendorhub {VERSION} both, or the hub"
+            " sandbox enabled in one only: HUB_SANDBOX_ENABLED)."
+        )
+    else:
+        differs = None
+    if differs:
         return (
-            f"The archive was written by vendorhub {manifest['version']} (its migration state differs from this"
-            f" code's, vendorhub {VERSION}). Restore it with the release that wrote it, then upgrade the restored"
-            f" system to this one as any upgrade (`python manage.py upgrade_check`, then `python manage.py"
-            f" migrate`) and back it up again."
+            f"{differs} Restore it with the release that wrote it, then upgrade the restored system to this one"
+            " as any upgrade (`python manage.py upgrade_check`, then `python manage.py migrate`) and back it"
+            " up again."
         )
     if manifest["database"]["engine"] != connections[using].vendor:
         engine = manifest["database"]["engine"]
@@ -389,7 +397,10 @@ def backup_restore(archive_path, *, using="default", progress: Progress = _quiet
                 for table in set(counts) | set(manifest["counts"])
                 if counts.get(table) != manifest["counts"].get(table)
             }
-            raise BackupError(f"the restored tables do not hold the archive's rows (archive, restored): {differ}")
+            raise BackupError(
+                f"the restored tables do not hold the archive's rows (archive, restored): {differ}. Drop the"
+                " database and restore into a new one."
+            )
         progress(f"database: {len(counts)} tables, {sum(counts.values())} rows, as the manifest counts")
         licenses = folder / LICENSE_FOLDER
         if licenses.is_dir():

@@ -144,7 +144,10 @@ def test_a_restore_refuses_an_archive_of_another_release_a_database_not_empty_an
         backup_restore(path)
 
     monkeypatch.setattr(backup, "VERSION", "0.9.0")
-    with pytest.raises(CommandError, match=r"written by vendorhub 1\.0\.0 .* then upgrade .*manage.py migrate"):
+    with pytest.raises(
+        CommandError,
+        match=r"written by vendorhub 1\.0\.0; this is vendorhub 0\.9\.0\. .* then upgrade .*manage.py migrate",
+    ):
         call_command("restore", str(path))
     monkeypatch.undo()
     monkeypatch.setattr(backup, "code_migration_state", lambda: [*manifest_read(path)["migrations"], "core.0004_next"])
