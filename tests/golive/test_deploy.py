@@ -96,3 +96,11 @@ def test_the_image_builds_as_the_production_smoke_installs():
     assert compile_step in containerfile
     assert static_step in containerfile
     assert "sed -n 's/^release: //p' Procfile" in smoke
+
+
+def test_the_harnesses_that_start_procfiles_processes_leave_the_release_command_out():
+    from bench.harness import procfile_names
+    from tests.journey.harness import procfile_processes
+
+    assert procfile_names() == list(PROCESSES)
+    assert list(procfile_processes()) == list(PROCESSES)
