@@ -29,8 +29,8 @@ from django.db import connections, transaction
 from django.db.migrations.loader import MigrationLoader
 from django.utils import timezone
 
-from core.heartbeat import heartbeat, heartbeats
-from core.models import Job
+from core.heartbeat import heartbeat
+from core.models import Heartbeat, Job
 from integration.hub.selectors import hub_environment_active
 from integration.sync.choices import SyncStatus
 from integration.sync.models import SyncState
@@ -269,9 +269,11 @@ def backup_nightly():
     return path
 
 
-def last_backup_at():
-    """When the last backup of this system finished, or None."""
-    return heartbeats().get(BACKUP_HEARTBEAT, (None,))[0]
+def last_backup_at(using="default"):
+    """When the last backup of the system of this database finished, or None (also before its first migrate)."""
+    if Heartbeat._meta.db_table not in connections[using].introspection.table_names():
+        return None
+    return Heartbeat.objects.using(using).filter(name=BACKUP_HEARTBEAT).values_list("at", flat=True).first()
 
 
 def manifest_read(archive_path):

@@ -13,6 +13,7 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.db import connection, connections
+from django.db.models import Q
 
 from core.jobs import job_sweep
 from core.models import Job
@@ -179,6 +180,13 @@ def test_the_retention_keeps_the_newest_archives(tmp_path):
     ]
 
 
+def _swept():
+    """The sweeps beat runs every few seconds (the hub sync's and the durable jobs'); true."""
+    sync_sweep()
+    job_sweep()
+    return True
+
+
 @pytest.mark.subprocess  # pg_dump and pg_restore
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
@@ -210,6 +218,11 @@ def test_restore_drill(request, hub, client, licenses_root, restored_database, t
     restored = backup_restore(path, using=RESTORED)
 
     assert (restored.changes_pending, restored.jobs_waiting) == (len(pending), Job.objects.count())
+    # What the old system's broker and workers held is freed: the first sweeps queue it all at once.
+    assert SyncState.objects.filter(pk__in=pending, queued_at__isnull=False).exists()
+    for model in (SyncState, Job):
+        held = model.objects.using(RESTORED).filter(Q(queued_at__isnull=False) | Q(lease_until__isnull=False))
+        assert not held.exists(), model
     _the_same_tables(RESTORED)
     assert (settings.LICENSE_FILES_ROOT / second.file.name).read_bytes() == pdf_of_size(40_000)
     assert LicenseRequest.objects.using(RESTORED).count() == 2
@@ -222,10 +235,8 @@ def test_restore_drill(request, hub, client, licenses_root, restored_database, t
     connection.settings_dict["NAME"] = restored_database
     try:
         request.getfixturevalue("worker")
-        sync_sweep()
-        job_sweep()
-        wait_until(all_synced, message="the pending changes at the hub")
-        wait_until(lambda: not Job.objects.exists(), message="the durable jobs run")
+        wait_until(lambda: _swept() and all_synced(), interval=1, message="the pending changes at the hub")
+        wait_until(lambda: _swept() and not Job.objects.exists(), interval=1, message="the durable jobs run")
         sent = set(SyncAttempt.objects.filter(pk__gt=attempts_before).values_list("state_id", flat=True))
         assert sent == pending
         # The hub was written to once per pending change, and only read besides (the jobs' read-backs).

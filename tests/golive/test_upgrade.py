@@ -6,16 +6,20 @@ later release adds its line to RELEASE_MIGRATIONS and this test migrates from ev
 import datetime
 import decimal
 import uuid
+from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.apps import apps
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import connections, models
 from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.recorder import MigrationRecorder
 from django.utils import timezone
 
+from core.models import Heartbeat
 from golive import backup
+from golive.backup import BACKUP_HEARTBEAT
 from golive.releases import RELEASE_MIGRATIONS, upgrade_plan
 
 UPGRADED = "upgraded"
@@ -143,3 +147,25 @@ def test_a_database_of_a_release_with_a_row_in_every_table_migrates_forward_and_
     call_command("check", databases=[UPGRADED], stdout=StringIO())
     unreadable = [model for model in apps.get_models() if not model.objects.using(UPGRADED).exists()]
     assert unreadable == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_upgrade_check_lists_what_migrate_will_apply_and_asks_for_a_recent_backup(upgraded_database):
+    MigrationExecutor(upgraded_database).migrate([("core", "0002_sent_mail")])
+    out = StringIO()
+
+    with pytest.raises(CommandError, match=r"The last backup finished never\. Back up first"):
+        call_command("upgrade_check", database=UPGRADED, stdout=out)
+    assert "  core.0003_job_lease_task\n" in out.getvalue()
+    assert "  core.0002_sent_mail\n" not in out.getvalue()
+
+    call_command("migrate", database=UPGRADED, interactive=False, stdout=StringIO())
+    Heartbeat.objects.using(UPGRADED).create(name=BACKUP_HEARTBEAT, at=timezone.now() - timedelta(hours=2))
+    out = StringIO()
+    call_command("upgrade_check", database=UPGRADED, stdout=out)
+    assert "the database is up to date, nothing to migrate" in out.getvalue()
+    assert "The last backup finished 2.0 hours ago." in out.getvalue()
+
+    MigrationRecorder(upgraded_database).record_applied("core", "9999_of_a_newer_release")
+    with pytest.raises(CommandError, match=r"does not know: core\.9999_of_a_newer_release\. It is of a newer"):
+        call_command("upgrade_check", database=UPGRADED, stdout=StringIO())

@@ -14,8 +14,11 @@ class Command(BaseCommand):
         "backup is older than a day."
     )
 
-    def handle(self, *args, **options):
-        plan, unknown = upgrade_plan()
+    def add_arguments(self, parser):
+        parser.add_argument("--database", default="default", help="The database to check (default: default).")
+
+    def handle(self, *args, database, **options):
+        plan, unknown = upgrade_plan(database)
         if unknown:
             raise CommandError(
                 f"The database has migrations vendorhub {VERSION} does not know: {', '.join(unknown)}. It is of a"
@@ -28,7 +31,7 @@ class Command(BaseCommand):
             for migration, reversible in plan:
                 note = "" if reversible else "  (cannot be reversed: a downgrade means restoring the backup)"
                 self.stdout.write(f"  {migration.app_label}.{migration.name}{note}")
-        backed_up = last_backup_at()
+        backed_up = last_backup_at(database)
         if backed_up is None or timezone.now() - backed_up > BACKUP_MAX_AGE:
             when = "never" if backed_up is None else f"{_hours(backed_up)} hours ago"
             raise CommandError(
