@@ -162,8 +162,9 @@ def procfile(name):
 
 
 def procfile_names():
-    """The names of Procfile's processes, in its order."""
-    return [line.split(":", 1)[0] for line in (ROOT / "Procfile").read_text().splitlines() if ":" in line]
+    """The names of Procfile's processes, in its order (its release command runs once, before them)."""
+    names = [line.split(":", 1)[0] for line in (ROOT / "Procfile").read_text().splitlines() if ":" in line]
+    return [name for name in names if name != "release"]
 
 
 def purge(broker):

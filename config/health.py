@@ -20,6 +20,7 @@ from django.views.decorators.cache import never_cache
 from core.heartbeat import BEAT, STALE_AFTER, WORKER_PREFIX, heartbeats
 from core.jobs import jobs_waiting
 from core.storage import storage_probe
+from golive.backup import BACKUP_MAX_AGE, last_backup_at
 from integration.sync.selectors import outbox_backlog
 from licenses.files import license_storage
 
@@ -134,9 +135,23 @@ def _files():
     return {"files": Part(not unwritable, {"unwritable": unwritable}, problem="unwritable")}
 
 
+def _backup(now):
+    """The nightly backup, when one is configured (BACKUP_DIR): stale when the last one is over a day old."""
+    if not settings.BACKUP_DIR:
+        return {}
+    last = last_backup_at()
+    return {
+        "backup": Part(
+            last is not None and now - last <= BACKUP_MAX_AGE,
+            {"last_backup_seconds": _age_seconds(last, now)},
+            problem="stale",
+        )
+    }
+
+
 def system_health(*, deep):
     """{part: Part}: the services, and with deep the file storages, the worker, beat, the outbox to the
-    hub and the jobs."""
+    hub, the jobs and the nightly backup (when configured)."""
     parts = {}
     for name, check in CHECKS.items():
         try:
@@ -150,7 +165,7 @@ def system_health(*, deep):
         parts |= _files()
     if deep and parts["database"].ok:
         now = timezone.now()
-        parts |= _processes(now) | _backlog(now)
+        parts |= _processes(now) | _backlog(now) | _backup(now)
     return parts
 
 
@@ -308,4 +323,18 @@ def health_sentences(parts):
             ),
         )
     )
+    if "backup" in parts:
+        said.append(_backup_sentence(parts["backup"]))
     return said
+
+
+def _backup_sentence(part):
+    """(ok, sentence) of the nightly backup: when the last one finished, or that none has."""
+    seen = part.details["last_backup_seconds"]
+    if part.ok:
+        return True, _("The last backup finished %(time)s ago.") % {"time": duration_words(seen)}
+    if seen is None:
+        return False, _("No backup has finished yet: nothing could be restored after a loss.")
+    return False, _("The last backup finished %(time)s ago: the nightly backup fails (see the bulk worker's log).") % {
+        "time": duration_words(seen)
+    }

@@ -235,6 +235,7 @@ TASK_QUEUES_BY_NAME = {
         "inbox.tasks.events_purge_task",
         "core.tasks.sent_mails_purge_task",
         "hubsandbox.tasks.sandbox_sell_task",
+        "golive.tasks.backup_nightly_task",
     ],
 }
 CELERY_TASK_ROUTES = {name: {"queue": queue} for queue, names in TASK_QUEUES_BY_NAME.items() for name in names}
@@ -301,6 +302,16 @@ if HUB_SANDBOX_ENABLED and HUB_SANDBOX_SELL_SECONDS > 0:
     CELERY_BEAT_SCHEDULE["sandbox-sell"] = {
         "task": "hubsandbox.tasks.sandbox_sell_task",
         "schedule": HUB_SANDBOX_SELL_SECONDS,
+    }
+# The nightly backup (golive.backup; docs/operator/backup-restore.md) into BACKUP_DIR, on the machine of
+# the bulk worker, keeping the newest BACKUP_KEEP archives; none without BACKUP_DIR. Korea time, before the
+# settlement's reconciliation.
+BACKUP_DIR = env.str("BACKUP_DIR", default="")
+BACKUP_KEEP = env.int("BACKUP_KEEP", default=7)
+if BACKUP_DIR:
+    CELERY_BEAT_SCHEDULE["backup-nightly"] = {
+        "task": "golive.tasks.backup_nightly_task",
+        "schedule": crontab(hour=3, minute=0),
     }
 # Publishing must not hang a request when the broker is down: the outbox row stays pending and the
 # sweeper queues it once the broker is back.

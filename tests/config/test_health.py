@@ -14,6 +14,7 @@ from config import health
 from config.celery import app as celery_app
 from core.heartbeat import BEAT, STALE_AFTER, WORKER_PREFIX, HeartbeatScheduler, heartbeat
 from core.models import Heartbeat, Job
+from golive.backup import BACKUP_HEARTBEAT, BACKUP_MAX_AGE
 from integration.models import SyncState
 from integration.sync.services.outbox import sync_state_ensure
 from tests.factories import PropertyFactory, member
@@ -253,3 +254,24 @@ def test_deep_names_a_queue_no_live_worker_takes(client, alive):
     with translation.override("en"):  # the request above left its own language active
         sentences = {text: ok for ok, text in health.health_sentences(health.system_health(deep=True))}
     assert sentences["No worker takes the queue bulk: its work waits (running: celery@web-1)."] is False
+
+
+def test_deep_names_a_backup_older_than_a_day_when_backups_are_configured(client, alive, settings, admin_user):
+    assert "backup" not in client.get("/healthz?deep=1").json()["checks"]  # none configured: no part
+    settings.BACKUP_DIR = "/var/backups/vendorhub"
+    client.force_login(admin_user)
+
+    never = client.get("/healthz?deep=1")
+    heartbeat(BACKUP_HEARTBEAT)
+    recent = client.get("/healthz?deep=1")
+    Heartbeat.objects.filter(name=BACKUP_HEARTBEAT).update(at=timezone.now() - BACKUP_MAX_AGE - timedelta(hours=1))
+    stale = client.get("/healthz?deep=1")
+    page = client.get("/admin/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    korean = client.get("/admin/", HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+
+    assert (never.status_code, never.json()["checks"]["backup"]) == (503, "stale")
+    assert (recent.status_code, recent.json()["checks"]["backup"]) == (200, "ok")
+    assert (stale.status_code, stale.json()["down"]) == (503, ["backup"])
+    assert stale.json()["details"]["backup"]["last_backup_seconds"] >= 25 * 60 * 60
+    assert "The last backup finished 25 hours ago: the nightly backup fails" in page
+    assert "마지막 백업이 25시간 전에 끝났습니다" in korean

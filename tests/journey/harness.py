@@ -70,9 +70,10 @@ def wait_until(what, check, timeout, interval=0.25):
 
 
 def procfile_processes():
-    """{name: command} of every process of the Procfile, in its order."""
+    """{name: command} of every process of the Procfile, in its order (its release command is no process)."""
     lines = (ROOT / "Procfile").read_text().splitlines()
     processes = dict(line.split(": ", 1) for line in lines if line.strip() and not line.startswith("#"))
+    processes.pop("release", None)
     missing = [name for name in REQUIRED_PROCESSES if name not in processes]
     if missing:
         raise StepFailure(f"Procfile has no {', '.join(missing)} process")
