@@ -303,7 +303,7 @@ if HUB_SANDBOX_ENABLED and HUB_SANDBOX_SELL_SECONDS > 0:
         "task": "hubsandbox.tasks.sandbox_sell_task",
         "schedule": HUB_SANDBOX_SELL_SECONDS,
     }
-# The nightly backup (golive.backup; docs/operator/backup-restore.md) into BACKUP_DIR, on the machine of
+# The nightly backup (golive.backup; docs/operator/backup.md) into BACKUP_DIR, on the machine of
 # the bulk worker, keeping the newest BACKUP_KEEP archives; none without BACKUP_DIR. Korea time, before the
 # settlement's reconciliation.
 BACKUP_DIR = env.str("BACKUP_DIR", default="")

@@ -26,7 +26,7 @@ from integration.content.models import Property
 from integration.content.services import content_saved
 from integration.models import SyncAttempt, SyncState
 from integration.sync.choices import SyncStatus
-from integration.sync.outbox import sync_mark_changed, sync_state_ensure, sync_sweep
+from integration.sync.services.outbox import sync_mark_changed, sync_state_ensure, sync_sweep
 from licenses.models import LicenseRequest
 from tests.bookings.factories import create_body, sellable
 from tests.bookings.signing import HubClient

@@ -6,7 +6,7 @@ import datetime
 
 import pytest
 from django.db import connection
-from integration.sync.outbox import sync_state_bump_statement
+from integration.sync.services.outbox import sync_state_bump_statement
 
 from core.dates import korea_today
 from integration.ari import sql
