@@ -11,7 +11,7 @@ from rest_framework import serializers
 from core.dates import KOREA
 
 from ..models import Booking
-from ..services import LOOKUP_TYPES
+from ..selectors import LOOKUP_TYPES
 from .limits import (
     EARLIEST_DATETIME,
     LATEST_DATETIME,

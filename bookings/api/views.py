@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from core.metrics import vendor_api_call_observed
 
-from .. import services
+from .. import selectors, services
 from ..models import InboundCall
 from .answers import booking_answer
 from .authentication import BodyTooLarge, HubSignatureAuthentication, check_body_size
@@ -174,7 +174,7 @@ class BookingDetailView(VendorApiView):
     )
     def get(self, request, number):
         query = self.validated(BookingLookupSerializer, request.query_params)
-        booking = services.booking_get(number=number, lookup=query["type"], channel_id=query.get("channel_id"))
+        booking = selectors.booking_get(number=number, lookup=query["type"], channel_id=query.get("channel_id"))
         return self.answer(booking)
 
 
@@ -189,7 +189,7 @@ class RefundPolicyView(VendorApiView):
     def get(self, request):
         query = self.validated(RefundPolicyQuerySerializer, request.query_params)
         return Response(
-            services.refund_policy(
+            selectors.refund_policy(
                 property_id=query["property_id"],
                 roomtype_id=query["roomtype_id"],
                 rateplan_id=query.get("rateplan_id"),
