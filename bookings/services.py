@@ -114,19 +114,20 @@ def _create_holding(payload: Payload, digest: str) -> Booking:
     when its numbers are taken. Without a rateplan_id (the spec: "omitted for bookings with no mapping")
     the room type's nights are held all the same and everything but the rate plan is checked; the amount
     is the channel's, with no rate of ours to compare it with (no 4001)."""
+    ids = (payload["property_id"], payload["roomtype_id"], payload.get("rateplan_id"), payload["channel_id"])
+    sold = booking_sold(*ids)
     stay_type = payload.get("type") or Booking.Type.OVERNIGHT
     nights = stay_nights(checkin=payload["checkin"], checkout=payload["checkout"], stay_type=stay_type)
     # The channel's nightly amounts, when given, are one per night of this stay: no other date, none twice.
     if payload.get("rates") and sorted(rate["date"] for rate in payload["rates"]) != nights:
         raise BookingError(BAD_INPUT)
-    sold = _sold_on_channel(payload)
+    sold = _sold_on_channel(sold, ids)
     _check_sellable(sold, payload["guest"])
     if sold.plan is not None:
         _check_amount(sold.plan, sold.room_type, payload, nights)
     assert sold.link is not None  # a channel sells nothing without its row (Sold.channel_sells)
     confirmed = sold.link.channel.is_cms and CMS_BOOKINGS_CONFIRMED_ON_CREATE
-    booking = _new_booking(payload, sold, nights=nights, stay_type=stay_type, confirmed=confirmed)
-    booking.content_digest = digest
+    booking = _new_booking(payload, sold, nights=nights, stay_type=stay_type, confirmed=confirmed, digest=digest)
     try:
         with transaction.atomic():
             sql.booking_insert(booking)
@@ -139,11 +140,9 @@ def _create_holding(payload: Payload, digest: str) -> Booking:
     return booking
 
 
-def _sold_on_channel(payload: Payload) -> Sold:
-    """What the create sells, on a channel that sells it; 4000 when the channel does not (after asking the
-    hub once whether it opened there)."""
-    ids = (payload["property_id"], payload["roomtype_id"], payload.get("rateplan_id"), payload["channel_id"])
-    sold = booking_sold(*ids)
+def _sold_on_channel(sold: Sold, ids: tuple[str, str, str | None, int]) -> Sold:
+    """sold (read by these vendor ids), on a channel that sells it; 4000 when the channel does not (after
+    asking the hub once whether it opened there)."""
     if sold.channel_sells:
         return sold
     # The hub selling on a channel we hold as requested, or do not know, is news that it opened there.
@@ -175,9 +174,10 @@ def _check_amount(plan: RatePlan, room_type: RoomType, payload: Payload, nights:
 
 
 def _new_booking(
-    payload: Payload, sold: Sold, *, nights: list[datetime.date], stay_type: str, confirmed: bool
+    payload: Payload, sold: Sold, *, nights: list[datetime.date], stay_type: str, confirmed: bool, digest: str
 ) -> Booking:
-    """The unsaved booking of a create: confirmed at once (a cms channel's) or pending."""
+    """The unsaved booking of a create (digest: its content_digest): confirmed at once (a cms channel's) or
+    pending."""
     guest, booker = payload["guest"], payload["booker"]
     return Booking(
         status=Booking.Status.CONFIRMED if confirmed else Booking.Status.PENDING,
@@ -213,6 +213,7 @@ def _new_booking(
         special_comment=payload.get("special_comment") or "",
         visit_type=payload.get("visit_type") or "",
         secondary_channel=payload.get("secondary_channel") or "",
+        content_digest=digest,
     )
 
 
