@@ -24,7 +24,7 @@ ACCESS_DENIED = ApiError("2000", "Access denied", 403, _("Access denied"))
 BAD_INPUT = ApiError("3000", "Please check your input information", 400, _("Bad input"))
 NO_ROOMS = ApiError("4000", "No rooms available for booking", 409, _("No rooms available"))
 # 4001 on create only: amount other than our nightly rates plus the extra charges we compute
-# (bookings.services.extra_charges); a booking without a rate plan has no rate of ours to differ from.
+# (bookings.selectors.extra_charges); a booking without a rate plan has no rate of ours to differ from.
 AMOUNT_DIFFERS = ApiError("4001", "Requested amount differs from actual amount", 409, _("Amount differs"))
 TOO_FEW_GUESTS = ApiError("4002", "Minimum guest requirement not met", 409, _("Too few guests"))
 TOO_MANY_GUESTS = ApiError("4003", "Maximum guest capacity exceeded", 409, _("Too many guests"))

@@ -20,6 +20,8 @@ from datetime import datetime
 from uuid import uuid4
 
 from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.mail import EmailMultiAlternatives
 from django.db import models, transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -46,19 +48,19 @@ class BookingEvent(models.TextChoices):
     CANCELED = "canceled", _("Booking canceled")
 
 
-def booking_notify_on_commit(*, booking, event):
+def booking_notify_on_commit(*, booking: Booking, event: BookingEvent) -> None:
     """Record, in the caller's transaction, that the e-mails of event for booking are to be sent, queued
     once it commits (nothing if it rolls back). A broker that is down delays them, never fails the caller."""
     job_queue(NOTIFY_TASK, booking.pk, str(event), *_occurrence())
 
 
-def _occurrence():
+def _occurrence() -> tuple[str, str]:
     """A new occurrence of an event: its id (what tells two changes of one booking apart) and when it
     happened (ISO 8601)."""
     return uuid4().hex, timezone.now().isoformat()
 
 
-def booking_notify(*, booking_id, event, occurrence, event_at):
+def booking_notify(*, booking_id: int, event: str, occurrence: str | None, event_at: str | None) -> int:
     """Queue one e-mail of event (its occurrence, which happened at event_at, ISO 8601) per member of the
     booking's property who receives them. Returns how many."""
     booking = Booking.objects.filter(pk=booking_id).first()
@@ -73,7 +75,9 @@ def booking_notify(*, booking_id, event, occurrence, event_at):
     return len(user_ids)
 
 
-def booking_email_send(*, booking_id, event, user_id, occurrence, event_at):
+def booking_email_send(
+    *, booking_id: int, event: str, user_id: int, occurrence: str | None, event_at: str | None
+) -> bool:
     """Send one member the e-mail of event's occurrence (which happened at event_at, ISO 8601), if they
     still receive them and were not sent it already. Returns whether it was sent; SMTP errors (OSError)
     reach the caller, which retries."""
@@ -86,9 +90,9 @@ def booking_email_send(*, booking_id, event, user_id, occurrence, event_at):
         .first()
     )
     user = booking_email_recipients(booking.property_id).filter(pk=user_id).first() if booking else None
-    if user is None:  # the booking is gone, or the member left or turned e-mails off since
+    if booking is None or user is None:  # the booking is gone, or the member left or turned e-mails off since
         return False
-    if occurrence is None:  # a job recorded before occurrences were: its own
+    if occurrence is None or event_at is None:  # a job recorded before occurrences were (both None): its own
         occurrence, event_at = _occurrence()
     return mail_send_once(
         booking_email_message(booking=booking, event=BookingEvent(event), user=user),
@@ -98,7 +102,7 @@ def booking_email_send(*, booking_id, event, user_id, occurrence, event_at):
     )
 
 
-def email_language(user):
+def email_language(user: User) -> str:
     """The language of user's e-mails (booking e-mails and the inbox's): their choice, Korean by default."""
     try:
         return user.notification_preference.language
@@ -106,7 +110,7 @@ def email_language(user):
         return DEFAULT_EMAIL_LANGUAGE
 
 
-def booking_email_message(*, booking, event, user):
+def booking_email_message(*, booking: Booking, event: BookingEvent, user: User) -> EmailMultiAlternatives:
     """The e-mail (plain text and HTML) telling user of event, in user's language."""
     context = {
         "booking": booking,
@@ -121,7 +125,7 @@ def booking_email_message(*, booking, event, user):
     )
 
 
-def notification_preference_set(*, user, booking_emails, language):
+def notification_preference_set(*, user: User, booking_emails: bool, language: str) -> NotificationPreference:
     """Record whether user receives booking e-mails and in which language."""
     preference, _created = NotificationPreference.objects.update_or_create(
         user=user, defaults={"booking_emails": booking_emails, "language": language}

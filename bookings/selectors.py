@@ -1,17 +1,163 @@
-"""Reads of bookings for screens."""
+"""Reads of bookings: what a booking sells and its price, a booking by its number and the refund policy
+(the vendor API), and the screens' counts and lists."""
 
 import datetime
-from typing import NamedTuple
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import connection, models
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from core.dates import KOREA, korea_today
-from integration.models import PropertyMembership
+from integration.content.choices import RatePlanType
+from integration.models import Property, PropertyChannel, PropertyMembership, RatePlan, RatePlanDay, RoomType
 
+from . import sql
+from .errors import BAD_INPUT, NO_ROOMS, NOT_FOUND, BookingError
 from .models import Booking, InboundCall
+
+
+@dataclass(frozen=True)
+class Sold:
+    """What a booking sells, as booking_sold read it: the room type (with its property), the rate plan
+    (with its model) or None for a booking with no rate plan, and the property's row on the selling
+    channel."""
+
+    room_type: RoomType
+    plan: RatePlan | None
+    link: PropertyChannel | None
+
+    @property
+    def channel_sells(self) -> bool:
+        """Whether the channel sells it: the rate plan, or without one the room type (open, on sale, not
+        switched off, mapped on a cms channel)."""
+        if self.link is None:
+            return False
+        return self.link.sells(self.plan) if self.plan else self.link.sells_room_type(self.room_type)
+
+
+def booking_sold(
+    property_id: str, roomtype_id: str, rateplan_id: str | None = None, channel_id: int | None = None
+) -> Sold:
+    """What a booking of these vendor ids sells (Sold); 3000 when the room type, or the rate plan when
+    rateplan_id is given, is unknown."""
+    rows = sql.sold_rows(
+        property_id=property_id, roomtype_id=roomtype_id, rateplan_id=rateplan_id, channel_id=channel_id
+    )
+    if rows is None:
+        raise BookingError(BAD_INPUT)
+    room_type, prop, plan, model, channel, link = rows
+    room_type.property = prop
+    if rateplan_id is not None and plan is None:
+        raise BookingError(BAD_INPUT)
+    if plan is not None:
+        plan.property, plan.room_type, plan.model = room_type.property, room_type, model  # type: ignore[assignment]
+    if link is not None:
+        link.property, link.channel = room_type.property, channel  # type: ignore[assignment]
+    return Sold(room_type, plan, link)
+
+
+def extra_charges(room_type: RoomType, *, adults: int, nights: int) -> Decimal:
+    """The extra charges of a stay that we can compute (OURS, the contract's 4001 rule; the spec: amount
+    is the per-night amounts plus extra charges): each adult over the room type's standard capacity at
+    the property's extra_adult_price (KRW), for each night (a day use: once). The spec prices extra
+    adults only, so children and infants add nothing; without a standard capacity or a price, nothing."""
+    price, standard = room_type.property.extra_adult_price, room_type.standard_capacity
+    if not price or standard is None or adults <= standard:
+        return Decimal(0)
+    return Decimal((adults - standard) * price * nights)
+
+
+def nightly_rates(plan: RatePlan, nights: list[datetime.date]) -> dict[datetime.date, Decimal]:
+    """Our rate of plan on each night ({date: Decimal}); 4000 when a night has no rate or is not a business
+    day. A package's rate is the standalone plan's rate of the same room type and day plus the package's
+    difference."""
+    package = plan.model.type == RatePlanType.PACKAGE
+    rows = sql.plan_days(plan=plan, nights=nights, package=package)
+    days = {day.date: day for day in rows if day.rate_plan_id == plan.pk}
+    base = {day.date: day.rate for day in rows if day.rate_plan_id != plan.pk}
+    return {night: _night_rate(days.get(night), base.get(night), package=package) for night in nights}
+
+
+def _night_rate(day: RatePlanDay | None, base: int | None, *, package: bool) -> Decimal:
+    """The rate of a night from its day of the plan (a package's: its difference on base, the standalone
+    plan's rate); 4000 when it has none or is not a business day."""
+    if day is None or not day.business_day:
+        raise BookingError(NO_ROOMS)
+    if package:
+        if base is None or day.rate_modify is None:
+            raise BookingError(NO_ROOMS)
+        return Decimal(base + day.rate_modify)
+    if day.rate is None:
+        raise BookingError(NO_ROOMS)
+    return Decimal(day.rate)
+
+
+def checked_number(number: str) -> str:
+    """number, or 4004 when no booking can have it (too long, a NUL byte, not valid text)."""
+    try:
+        number.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BookingError(NOT_FOUND) from None
+    if not number or len(number) > 100 or "\x00" in number:
+        raise BookingError(NOT_FOUND)
+    return number
+
+
+def booking_repeated(payload: dict[str, Any], digest: str) -> Booking | None:
+    """The existing booking this create repeats (same gds_sub_booking_number, same content), None when
+    it is new; 3000 when it reuses a sub-booking number with other content or a channel's number."""
+    existing = Booking.objects.filter(gds_sub_booking_number=payload["gds_sub_booking_number"]).first()
+    if existing is not None:
+        if existing.content_digest == digest:
+            return existing
+        raise BookingError(BAD_INPUT)
+    number = payload.get("channel_booking_number")
+    if number and Booking.objects.filter(channel_id=payload["channel_id"], channel_booking_number=number).exists():
+        raise BookingError(BAD_INPUT)
+    return None
+
+
+LOOKUP_TYPES = ("vendor_booking_number", "channel_booking_number", "gds_sub_booking_number")
+
+
+def booking_get(*, number: str, lookup: str = "vendor_booking_number", channel_id: int | None = None) -> Booking:
+    """The booking with this number of the given kind (a channel number narrowed by channel_id when
+    given); 4004 when there is none, or several."""
+    number = checked_number(number)
+    bookings = Booking.objects.select_related("property", "room_type", "rate_plan").filter(**{lookup: number})
+    if channel_id is not None and lookup == "channel_booking_number":
+        bookings = bookings.filter(channel_id=channel_id)
+    found = list(bookings[:2])
+    if len(found) != 1:
+        raise BookingError(NOT_FOUND)
+    return found[0]
+
+
+def refund_policy(
+    *, property_id: str, roomtype_id: str, rateplan_id: str | None = None, checkin: datetime.date | datetime.datetime
+) -> dict[str, Any]:
+    """{"refundable", "policies"}: for each "<n>d" of the property's refunds map, the percent refunded
+    for a cancellation until the end of the Korea day n days before check-in; none when the rate plan's
+    model is not refundable (without a rate plan, the property's map alone). Raises 3000 for an unknown
+    room type or rate plan."""
+    sold = booking_sold(property_id, roomtype_id, rateplan_id)
+    if sold.plan is not None and not sold.plan.model.refundable:
+        return {"refundable": False, "policies": []}
+    checkin_day = checkin.astimezone(KOREA).date() if isinstance(checkin, datetime.datetime) else checkin
+    policies = []
+    refunds: dict[str, Any] = sold.room_type.property.refunds or {}
+    for key in sorted(refunds, key=lambda key: -int(key[:-1])):
+        day = checkin_day - datetime.timedelta(days=int(key[:-1]))
+        until = datetime.datetime.combine(day, datetime.time(23, 59, 59), tzinfo=KOREA)
+        percent = refunds[key]
+        policies.append({"until": until.isoformat(), "percent": int(percent) if percent == int(percent) else percent})
+    return {"refundable": True, "policies": policies}
 
 
 class BookingCounts(NamedTuple):
@@ -22,7 +168,7 @@ class BookingCounts(NamedTuple):
     arrivals: int
 
 
-def _today_counts():
+def _today_counts() -> tuple[Q, dict[str, Count]]:
     """The dashboard's three counts (BookingCounts' fields) of the bookings that any of them counts:
     received today, pending holds and today's arrivals (canceled ones left out, as the front desk's list
     shows them struck through). Each condition reads an index (received, status, check-in)."""
@@ -37,7 +183,7 @@ def _today_counts():
     return received | pending | arrivals, counts
 
 
-def booking_counts(property_ids):
+def booking_counts(property_ids: Iterable[int]) -> dict[int, BookingCounts]:
     """{property_id: BookingCounts} for the dashboard's cards, in one query."""
     counted, counts = _today_counts()
     rows = (
@@ -49,13 +195,13 @@ def booking_counts(property_ids):
     return {property_id: BookingCounts(*numbers) for property_id, *numbers in rows}
 
 
-def booking_totals():
+def booking_totals() -> BookingCounts:
     """BookingCounts of every property together (the dashboard's summary of an estate), in one query."""
     counted, counts = _today_counts()
     return BookingCounts(**Booking.objects.filter(counted).aggregate(**counts))
 
 
-def korea_day_bounds(day):
+def korea_day_bounds(day: datetime.date) -> tuple[datetime.datetime, datetime.datetime]:
     """The first instant of day in Korea and of the day after: bounds in time that the indexes on check-in,
     check-out and received serve (a cast of every row's time to a date would not)."""
     start = datetime.datetime.combine(day, datetime.time(0), tzinfo=KOREA)
@@ -70,7 +216,7 @@ class DeskView(models.TextChoices):
     IN_HOUSE = "inhouse", _("In house")
 
 
-def bookings_for_desk(queryset, *, view, day):
+def bookings_for_desk(queryset: QuerySet[Booking], *, view: str, day: datetime.date) -> QuerySet[Booking]:
     """queryset narrowed to the front desk's view of day (Korea): arrivals check in that day and departures
     check out that day (a day use does both; canceled ones stay, marked); in house are the guests who stay
     the night of that day or use the room on it, canceled ones left out. Each reads one index."""
@@ -103,7 +249,7 @@ DESK_ORDERING = {
 HISTORY_CALLS = 50
 
 
-def booking_hub_calls(booking):
+def booking_hub_calls(booking: Booking) -> QuerySet[InboundCall]:
     """The last HISTORY_CALLS calls the hub made about booking, newest first, without their bodies: by its
     number, which a refused call carries too (while only an answered one is linked to the booking)."""
     return (
@@ -113,7 +259,7 @@ def booking_hub_calls(booking):
     )
 
 
-def booking_email_recipients(property_id):
+def booking_email_recipients(property_id: int) -> QuerySet[User]:
     """The users who receive property_id's booking e-mails: its active members with an e-mail address who
     have not turned them off (with their NotificationPreference, if any)."""
     return (
@@ -126,7 +272,7 @@ def booking_email_recipients(property_id):
     )
 
 
-def property_email_members(properties):
+def property_email_members(properties: Iterable[Property] | QuerySet[Property]) -> QuerySet[PropertyMembership]:
     """For the managers' view: each membership of these properties with its user and their preference,
     by property then username."""
     return (
@@ -136,7 +282,7 @@ def property_email_members(properties):
     )
 
 
-def inbound_answers_by_code(since):
+def inbound_answers_by_code(since: datetime.datetime) -> dict[str, int]:
     """{code: count} of the vendor API's answers since then ("" for a booking or a policy answered)."""
     rows = InboundCall.objects.filter(created_at__gte=since).order_by()
     return dict(rows.values_list("code").annotate(count=Count("id")).values_list("code", "count"))

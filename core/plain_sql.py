@@ -1,31 +1,54 @@
 """Model instances from plain SQL, for the few reads every booking makes: building a query through the ORM
 costs more CPU than the database spends on it (bench.bookings). The columns are read as the ORM reads
-them (each field's converters) and the fields not read are deferred, loaded on first use as usual."""
+them (each field's converters) and the fields not read are deferred, loaded on first use as usual. Table
+and column names come from the models' _meta, so that a renamed field or table follows."""
+
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar, cast
 
 from django.db import connection
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Field, Model
+from django.db.models.signals import post_save, pre_save
+
+M = TypeVar("M", bound=Model)
 
 
-class Columns:
+def column_name(field: "Field[Any, Any] | None") -> str:
+    """The column of a concrete field (the stubs allow None, as for other kinds of field)."""
+    return cast(str, field.column)  # type: ignore[union-attr]
+
+
+class Columns(Generic[M]):
     """Some fields of a model, read under a table alias of a plain SQL statement."""
 
-    def __init__(self, model, alias, *names):
-        wanted = {model._meta.pk.attname, *(model._meta.get_field(name).attname for name in names)}
+    def __init__(self, model: type[M], alias: str, *names: str) -> None:
+        wanted = {self._field(model, name).attname for name in ("pk", *names)}
         self.model, self.alias = model, alias
         # Model.from_db takes the values in the order of the model's fields.
-        self.fields = [field for field in model._meta.concrete_fields if field.attname in wanted]
-        self._converters = {}
+        self.fields: list[Field[Any, Any]] = [field for field in model._meta.concrete_fields if field.attname in wanted]
+        self._converters: dict[str, dict[int, tuple[Any, list[Callable[..., Any]]]]] = {}
 
     @property
-    def table(self):
+    def table(self) -> str:
         """The model's table under the alias, for the statement's FROM or JOIN."""
-        return f"{self.model._meta.db_table} {self.alias}"
+        return f"{connection.ops.quote_name(self.model._meta.db_table)} {self.alias}"
 
-    def select(self):
+    def column(self, name: str) -> str:
+        """The column of field name ("pk": the primary key) under the alias, for a join or a condition."""
+        return f"{self.alias}.{connection.ops.quote_name(column_name(self._field(self.model, name)))}"
+
+    @staticmethod
+    def _field(model: type[Model], name: str) -> "Field[Any, Any]":
+        """The concrete field name of model ("pk": its primary key)."""
+        return cast("Field[Any, Any]", model._meta.pk if name == "pk" else model._meta.get_field(name))
+
+    def select(self) -> str:
         """The columns for the statement's SELECT list, in the order build() takes them."""
         quote = connection.ops.quote_name
-        return ", ".join(f"{self.alias}.{quote(field.column)}" for field in self.fields)
+        return ", ".join(f"{self.alias}.{quote(column_name(field))}" for field in self.fields)
 
-    def build(self, values):
+    def build(self, values: Sequence[Any]) -> M | None:
         """The instance from this part of a row (as many values as fields, starting at the first); None
         when its primary key is NULL (no row matched an outer join)."""
         values = list(values[: len(self.fields)])
@@ -36,7 +59,7 @@ class Columns:
                 values[index] = convert(values[index], column, connection)
         return self.model.from_db(connection.alias, [field.attname for field in self.fields], values)
 
-    def _converters_of(self, conn):
+    def _converters_of(self, conn: BaseDatabaseWrapper) -> dict[int, tuple[Any, list[Callable[..., Any]]]]:
         """{position: (column, its converters)} on this database (computed once per backend)."""
         if conn.vendor not in self._converters:
             found = {}
@@ -48,23 +71,31 @@ class Columns:
             self._converters[conn.vendor] = found
         return self._converters[conn.vendor]
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.fields)
 
 
-def insert(instance):
+class HasSaveReceivers(TypeError):
+    """insert() was given a model that something listens to the saves of: a plain INSERT would skip them."""
+
+
+def insert(instance: M) -> M:
     """Save a new instance (its primary key unset, given by the database) in one plain INSERT, with what
     Model.save() would write (each field's pre_save: defaults, auto_now; its database value), and set its
     primary key. For the row every booking inserts: building the statement through the ORM costs more
-    CPU than the database spends on it. Sends no model signals (pre_save, post_save): only for models
-    that have no receivers."""
+    CPU than the database spends on it. Sends no model signals (pre_save, post_save), so it refuses
+    (HasSaveReceivers) a model that has receivers of them."""
+    model = type(instance)
+    if pre_save.has_listeners(model) or post_save.has_listeners(model):
+        raise HasSaveReceivers(f"{model.__name__} has pre_save or post_save receivers: save it with the ORM")
     meta, quote = instance._meta, connection.ops.quote_name
     fields = [field for field in meta.concrete_fields if not field.primary_key]
     values = [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields]
+    columns = ", ".join(quote(column_name(field)) for field in fields)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(field.column) for field in fields)})"  # noqa: S608
-            f" VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {quote(meta.pk.column)}",
+            f"INSERT INTO {quote(meta.db_table)} ({columns})"  # noqa: S608
+            f" VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {quote(column_name(meta.pk))}",
             values,
         )
         instance.pk = cursor.fetchone()[0]

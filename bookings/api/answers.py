@@ -1,23 +1,27 @@
 """The booking answer of the vendor API: the create body's names plus vendor_booking_number, status,
 confirmed_at, canceled_at and updated_at; optional fields with no value are omitted (contract section 3)."""
 
+import datetime
 from decimal import Decimal
+from typing import Any
 
 from core.dates import KOREA
 
+from ..models import Booking
 
-def _number(value):
+
+def _number(value: Decimal | int | float | str) -> int | float:
     value = Decimal(value)
     return int(value) if value == value.to_integral_value() else float(value)
 
 
-def _time(value):
+def _time(value: datetime.datetime | None) -> str | None:
     return value.astimezone(KOREA).isoformat() if value else None
 
 
-def booking_answer(booking):
+def booking_answer(booking: Booking) -> dict[str, Any]:
     """The booking as the hub reads it."""
-    answer = {
+    answer: dict[str, Any] = {
         "vendor_booking_number": booking.vendor_booking_number,
         "status": booking.status,
         "type": booking.type,

@@ -9,9 +9,12 @@ import hashlib
 import hmac
 import ipaddress
 import time
+from collections.abc import Iterable, Mapping
 
 from django.conf import settings
+from django.http import HttpRequest
 from rest_framework import authentication, exceptions
+from rest_framework.request import Request
 
 from ..services import WEBHOOK_TIMESTAMP_TOLERANCE, webhook_first_use
 from .limits import MAX_BODY_BYTES
@@ -24,7 +27,7 @@ class HubCaller:
 
     is_authenticated = True
 
-    def __str__(self):
+    def __str__(self) -> str:
         return "hub"
 
 
@@ -32,7 +35,7 @@ class BodyTooLarge(exceptions.ParseError):
     """A body the vendor API does not read: over MAX_BODY_BYTES, or of unknown length (chunked)."""
 
 
-def _allowed_ip(request):
+def _allowed_ip(request: HttpRequest) -> bool:
     networks = settings.VENDOR_API_ALLOWED_IPS
     if not networks:
         return True
@@ -43,7 +46,7 @@ def _allowed_ip(request):
     return any(address in ipaddress.ip_network(network, strict=False) for network in networks)
 
 
-def _token_valid(request):
+def _token_valid(request: HttpRequest) -> bool:
     header = request.META.get("HTTP_AUTHORIZATION", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token or not settings.VENDOR_API_TOKEN:
@@ -51,7 +54,7 @@ def _token_valid(request):
     return hmac.compare_digest(token.strip().encode(), settings.VENDOR_API_TOKEN.encode())
 
 
-def _timestamp_fresh(headers):
+def _timestamp_fresh(headers: dict[str, str]) -> bool:
     try:
         timestamp = int(headers["webhook-timestamp"])
     except ValueError:
@@ -59,7 +62,7 @@ def _timestamp_fresh(headers):
     return abs(time.time() - timestamp) <= WEBHOOK_TIMESTAMP_TOLERANCE
 
 
-def signature_valid(body: bytes, headers: dict, secrets=None) -> bool:
+def signature_valid(body: bytes, headers: Mapping[str, str], secrets: Iterable[str] | None = None) -> bool:
     """Whether any "v1,<base64>" entry of headers["webhook-signature"] is the HMAC-SHA256, keyed by any
     of the secrets ("whsec_" + base64; rotation: any one is enough), of "{webhook-id}.{webhook-timestamp}."
     followed by the raw body bytes, whatever they contain (the standardwebhooks library decodes the body
@@ -80,7 +83,7 @@ def signature_valid(body: bytes, headers: dict, secrets=None) -> bool:
     return False
 
 
-def check_body_size(request):
+def check_body_size(request: HttpRequest) -> None:
     """BodyTooLarge unless the body's Content-Length (none: empty) is a number up to MAX_BODY_BYTES; a
     chunked body, whose size is unknown until read, is refused too (Django's WSGI handler reads none of
     it). Reads nothing."""
@@ -99,7 +102,7 @@ class HubSignatureAuthentication(authentication.BaseAuthentication):
     the body's size (3000), the signature over the raw body and the replay check (in the database, not
     the cache: intake does not depend on Redis), in that order."""
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[HubCaller, None]:
         django_request = request._request
         if not _allowed_ip(django_request) or not _token_valid(django_request):
             raise exceptions.AuthenticationFailed()

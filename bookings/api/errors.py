@@ -2,6 +2,7 @@
 answered as {"code": "<string>", "error": "<exact English text>"} with its HTTP status."""
 
 import logging
+from typing import Any
 
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -13,13 +14,15 @@ from ..errors import ACCESS_DENIED, BAD_INPUT, NOT_FOUND, SYSTEM_ERROR, UNKNOWN_
 logger = logging.getLogger("bookings.api")
 
 
-def answer_code(data):
+def answer_code(data: object) -> str:
     """The contract code of an answer's body: an error's code, "" for a booking or a policy."""
-    code = data.get("code") if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return ""
+    code = data.get("code")
     return code if isinstance(code, str) and "error" in data else ""
 
 
-def error_response(error: ApiError):
+def error_response(error: ApiError) -> Response:
     """The contract's error answer for one row of the table."""
     return Response({"code": error.code, "error": error.message}, status=error.status)
 
@@ -41,7 +44,7 @@ _DRF_ERRORS = (
 )
 
 
-def exception_handler(exc, context):
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """Every failure of the vendor API as a row of the error table; unexpected ones are logged with a
     request id and answer 1000 without internals."""
     from django.http import Http404

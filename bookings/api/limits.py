@@ -37,7 +37,7 @@ RESERVED_AT_MAX_AHEAD = datetime.timedelta(days=1)
 MAX_AMOUNT = 10_000_000_000
 
 
-def checkin_window(today=None):
+def checkin_window(today: datetime.date | None = None) -> tuple[datetime.date, datetime.date]:
     """The first and last Korea date a stay may start."""
     today = today or korea_today()
     return (

@@ -3,6 +3,8 @@ ParseError (400 code 3000) and never a crash."""
 
 import json
 import math
+from collections.abc import Mapping
+from typing import IO, Any, NoReturn
 
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import BaseParser
@@ -10,18 +12,18 @@ from rest_framework.parsers import BaseParser
 from .limits import MAX_JSON_DEPTH
 
 
-def _refuse_constant(name):
+def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not JSON")
 
 
-def _finite_float(text):
+def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
         raise ValueError("number out of range")
     return value
 
 
-def _unique_keys(pairs):
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     # A key given twice is ambiguous (parsers differ on which one wins, and the hub signed both).
     result = dict(pairs)
     if len(result) != len(pairs):
@@ -29,9 +31,9 @@ def _unique_keys(pairs):
     return result
 
 
-def _depth_exceeds(value, limit):
+def _depth_exceeds(value: object, limit: int) -> bool:
     """Whether value nests arrays and objects deeper than limit (iterative: no recursion to exhaust)."""
-    pending = [(value, 1)]
+    pending: list[tuple[object, int]] = [(value, 1)]
     while pending:
         item, depth = pending.pop()
         if isinstance(item, dict | list):
@@ -49,7 +51,9 @@ class HubJSONParser(BaseParser):
 
     media_type = "application/json"
 
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(
+        self, stream: IO[bytes], media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
+    ) -> Any:
         try:
             data = json.loads(
                 stream.read().decode("utf-8"),

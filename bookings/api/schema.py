@@ -2,6 +2,7 @@
 authentication headers. Used only for the schema; the views render their answers themselves."""
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
@@ -64,7 +65,7 @@ class RefundPolicyAnswerSerializer(serializers.Serializer):
     policies = RefundStepSerializer(many=True)
 
 
-def _error(description):
+def _error(description: str) -> OpenApiResponse:
     return OpenApiResponse(ErrorAnswerSerializer, description=description)
 
 
@@ -92,5 +93,5 @@ class HubSignatureScheme(OpenApiAuthenticationExtension):
     target_class = "bookings.api.authentication.HubSignatureAuthentication"
     name = "hubBearer"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, str]:
         return {"type": "http", "scheme": "bearer"}

@@ -1,6 +1,8 @@
 """Input validation of the vendor API (contract section 3); any failure answers 3000."""
 
 import datetime
+from decimal import Decimal
+from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -11,7 +13,7 @@ from rest_framework import serializers
 from core.dates import KOREA
 
 from ..models import Booking
-from ..services import LOOKUP_TYPES
+from ..selectors import LOOKUP_TYPES
 from .limits import (
     EARLIEST_DATETIME,
     LATEST_DATETIME,
@@ -24,13 +26,13 @@ from .limits import (
 _MAX_INT = 2_147_483_647  # the largest integer column value PostgreSQL stores
 
 
-def _in_range(value):
+def _in_range(value: datetime.datetime) -> bool:
     """Whether an aware date-time lies within the API's bounds (compared without converting it, which
     could itself overflow at years 1 and 9999)."""
     return EARLIEST_DATETIME <= value < LATEST_DATETIME
 
 
-def _stay_errors(checkin, checkout):
+def _stay_errors(checkin: datetime.date, checkout: datetime.date) -> dict[str, Any]:
     """The field errors of a stay given as Korea dates: check-in within checkin_window(), check-out not
     before it and at most MAX_NIGHTS nights later."""
     first, last = checkin_window()
@@ -54,7 +56,7 @@ class OffsetDateTimeField(serializers.Field):
         "range": _("Give a date-time from the year {first} to {last}."),
     }
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> datetime.datetime:
         if not isinstance(data, str):
             self.fail("invalid")
         try:
@@ -67,7 +69,7 @@ class OffsetDateTimeField(serializers.Field):
             self.fail("range", first=EARLIEST_DATETIME.year, last=LATEST_DATETIME.year - 1)
         return value
 
-    def to_representation(self, value):
+    def to_representation(self, value: datetime.date) -> str:
         return value.isoformat()
 
 
@@ -77,7 +79,7 @@ class TextField(serializers.CharField):
 
     default_error_messages = {"text": _("Give text without invalid characters.")}
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
         value = super().to_internal_value(data)
@@ -88,7 +90,7 @@ class TextField(serializers.CharField):
         return value
 
 
-def _refuse_non_numbers(field, data):
+def _refuse_non_numbers(field: serializers.Field[Any, Any, Any, Any], data: Any) -> None:
     # DRF reads "7" as 7; the contract's numbers are JSON numbers, and true is no number at all.
     if isinstance(data, bool) or not isinstance(data, int | float):
         field.fail("invalid")
@@ -97,7 +99,7 @@ def _refuse_non_numbers(field, data):
 class NumberField(serializers.IntegerField):
     """An integer given as a JSON number."""
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> int:
         _refuse_non_numbers(self, data)
         return super().to_internal_value(data)
 
@@ -106,15 +108,15 @@ class NumberField(serializers.IntegerField):
 class AmountField(serializers.DecimalField):
     """An amount (KRW, 2 decimals at most) given as a JSON number, from 0 to MAX_AMOUNT."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(max_digits=14, decimal_places=2, min_value=0, max_value=MAX_AMOUNT, **kwargs)
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> Decimal:
         _refuse_non_numbers(self, data)
         return super().to_internal_value(data)
 
 
-def _count():
+def _count() -> NumberField:
     return NumberField(min_value=0, max_value=1000)
 
 
@@ -177,7 +179,7 @@ class BookingCreateSerializer(serializers.Serializer):
     visit_type = serializers.ChoiceField(choices=Booking.VisitType.choices, required=False)
     secondary_channel = TextField(max_length=200, required=False, allow_blank=True)
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["checkout"] <= attrs["checkin"]:
             raise serializers.ValidationError({"checkout": _("Check-out must be after check-in.")})
         errors = _stay_errors(attrs["checkin"].astimezone(KOREA).date(), attrs["checkout"].astimezone(KOREA).date())
@@ -191,7 +193,7 @@ class BookingCreateSerializer(serializers.Serializer):
 class GuestChangeSerializer(GuestSerializer):
     """Guest fields to change (each optional)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
             field.required = False
@@ -200,7 +202,7 @@ class GuestChangeSerializer(GuestSerializer):
 class BookerChangeSerializer(BookerSerializer):
     """Booker fields to change (each optional)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
             field.required = False
@@ -233,7 +235,7 @@ class KoreaDateField(serializers.Field):
         "range": _("Give a date-time from the year {first} to {last}."),
     }
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> datetime.date:
         if not isinstance(data, str):
             self.fail("invalid")
         text = data.strip().replace(" ", "+") if "T" in data else data.strip()
@@ -250,7 +252,7 @@ class KoreaDateField(serializers.Field):
             self.fail("range", first=EARLIEST_DATETIME.year, last=LATEST_DATETIME.year - 1)
         return value.astimezone(KOREA).date()
 
-    def to_representation(self, value):
+    def to_representation(self, value: datetime.date) -> str:
         return value.isoformat()
 
 
@@ -263,7 +265,7 @@ class RefundPolicyQuerySerializer(serializers.Serializer):
     checkin = KoreaDateField()
     checkout = KoreaDateField()
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         errors = _stay_errors(attrs["checkin"], attrs["checkout"])
         # DRF reads an empty optional query parameter as omitted; "rateplan_id=" names no rate plan.
         if "rateplan_id" in self.initial_data and "rateplan_id" not in attrs:

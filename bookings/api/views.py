@@ -4,18 +4,23 @@ calling one service. Every call is logged (InboundCall) without tokens or signat
 import json
 import logging
 import time
+from collections.abc import Callable
+from typing import Any
 
+from django.http import HttpRequest
 from django.http.request import RawPostDataException
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from core.metrics import vendor_api_call_observed
 
-from .. import services
-from ..models import InboundCall
+from .. import selectors, services
+from ..models import Booking, InboundCall
 from .answers import booking_answer
 from .authentication import BodyTooLarge, HubSignatureAuthentication, check_body_size
 from .errors import answer_code, exception_handler
@@ -45,25 +50,25 @@ class VendorApiView(APIView):
     permission_classes = [IsAuthenticated]
     parser_classes = [HubJSONParser]
     renderer_classes = [JSONRenderer]
-    booking = None
+    booking: Booking | None = None
 
-    def get_exception_handler(self):
+    def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response]:
         return exception_handler
 
-    def initial(self, request, *args, **kwargs):
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         self._started = time.monotonic()
         super().initial(request, *args, **kwargs)
 
-    def validated(self, serializer_class, data):
+    def validated(self, serializer_class: type[Serializer[Any]], data: Any) -> dict[str, Any]:
         serializer = serializer_class(data=data)
         serializer.is_valid(raise_exception=True)
         return serializer.validated_data
 
-    def answer(self, booking):
+    def answer(self, booking: Booking) -> Response:
         self.booking = booking
         return Response(booking_answer(booking))
 
-    def finalize_response(self, request, response, *args, **kwargs):
+    def finalize_response(self, request: Request, response: Response, *args: Any, **kwargs: Any) -> Response:
         response = super().finalize_response(request, response, *args, **kwargs)
         started = getattr(self, "_started", None)
         duration = int((time.monotonic() - started) * 1000) if started else 0
@@ -74,13 +79,13 @@ class VendorApiView(APIView):
         return response
 
 
-def _storable(text, limit=_MAX_LOGGED_BODY):
+def _storable(text: str, limit: int = _MAX_LOGGED_BODY) -> str:
     """text as any database column stores it: NUL bytes and lone surrogates escaped, cut at limit."""
     text = text.replace("\x00", "\\u0000")
     return text.encode("utf-8", errors="backslashreplace").decode("utf-8")[:limit]
 
 
-def _logged_body(request):
+def _logged_body(request: HttpRequest) -> str:
     """The body as text (bytes that are not UTF-8 as \\x escapes); a body over the limit is not read."""
     try:
         check_body_size(request)
@@ -92,7 +97,7 @@ def _logged_body(request):
         return ""
 
 
-def _log_call(request, response, duration_ms, booking, number):
+def _log_call(request: HttpRequest, response: Response, duration_ms: int, booking: Booking | None, number: str) -> None:
     body = _logged_body(request)
     headers = {
         _storable(name, 200): _storable(value, 2000)
@@ -104,7 +109,7 @@ def _log_call(request, response, duration_ms, booking, number):
     vendor_api_call_observed(operation, code, duration_ms / 1000)
     logger.info("vendor API %s answered %s %s in %d ms", operation, response.status_code, code or "ok", duration_ms)
     InboundCall.objects.create(
-        method=_storable(request.method, 10),
+        method=_storable(request.method or "", 10),
         path=_storable(request.get_full_path(), 500),
         request_headers=headers,
         request_body=_storable(body),
@@ -126,7 +131,7 @@ class BookingCreateView(VendorApiView):
         responses={200: BookingAnswerSerializer, **ERROR_RESPONSES},
         parameters=[*SIGNATURE_HEADERS],
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         booking, _created = services.booking_create(payload=self.validated(BookingCreateSerializer, request.data))
         return self.answer(booking)
 
@@ -137,7 +142,7 @@ class BookingConfirmView(VendorApiView):
     @extend_schema(
         request=None, responses={200: BookingAnswerSerializer, **ERROR_RESPONSES}, parameters=[*SIGNATURE_HEADERS]
     )
-    def put(self, request, number):
+    def put(self, request: Request, number: str) -> Response:
         return self.answer(services.booking_confirm(number=number))
 
 
@@ -149,7 +154,7 @@ class BookingModifyView(VendorApiView):
         responses={200: BookingAnswerSerializer, **ERROR_RESPONSES},
         parameters=[*SIGNATURE_HEADERS],
     )
-    def put(self, request, number):
+    def put(self, request: Request, number: str) -> Response:
         changes = self.validated(BookingModifySerializer, request.data)
         return self.answer(services.booking_modify(number=number, changes=changes))
 
@@ -160,7 +165,7 @@ class BookingCancelView(VendorApiView):
     @extend_schema(
         request=None, responses={200: BookingAnswerSerializer, **ERROR_RESPONSES}, parameters=[*SIGNATURE_HEADERS]
     )
-    def post(self, request, number):
+    def post(self, request: Request, number: str) -> Response:
         return self.answer(services.booking_cancel(number=number))
 
 
@@ -172,9 +177,9 @@ class BookingDetailView(VendorApiView):
         responses={200: BookingAnswerSerializer, **ERROR_RESPONSES},
         parameters=[*SIGNATURE_HEADERS, BookingLookupSerializer],
     )
-    def get(self, request, number):
+    def get(self, request: Request, number: str) -> Response:
         query = self.validated(BookingLookupSerializer, request.query_params)
-        booking = services.booking_get(number=number, lookup=query["type"], channel_id=query.get("channel_id"))
+        booking = selectors.booking_get(number=number, lookup=query["type"], channel_id=query.get("channel_id"))
         return self.answer(booking)
 
 
@@ -186,10 +191,10 @@ class RefundPolicyView(VendorApiView):
         responses={200: RefundPolicyAnswerSerializer, **ERROR_RESPONSES},
         parameters=[*SIGNATURE_HEADERS, RefundPolicyQuerySerializer],
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         query = self.validated(RefundPolicyQuerySerializer, request.query_params)
         return Response(
-            services.refund_policy(
+            selectors.refund_policy(
                 property_id=query["property_id"],
                 roomtype_id=query["roomtype_id"],
                 rateplan_id=query.get("rateplan_id"),

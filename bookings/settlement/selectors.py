@@ -1,5 +1,11 @@
 """Reads of settlement reconciliation for its screens: what a manager may see, rows, totals, CSV lines."""
 
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -13,7 +19,7 @@ from .models import Reconciliation, ReconciliationRow
 MANAGERS = (MembershipRole.MANAGER,)
 
 
-def reconciliations_for_user(user):
+def reconciliations_for_user(user: User) -> QuerySet[Reconciliation]:
     """The reconciliations a user may read: those whose every property they manage (all for a superuser)."""
     queryset = Reconciliation.objects.all()
     if user.is_active and user.is_superuser:
@@ -28,7 +34,9 @@ def reconciliations_for_user(user):
     )
 
 
-def reconciliation_rows(reconciliation, *, user, category="", property_id=None, number=""):
+def reconciliation_rows(
+    reconciliation: Reconciliation, *, user: User, category: str = "", property_id: int | None = None, number: str = ""
+) -> QuerySet[ReconciliationRow]:
     """The rows of a reconciliation the user may see (their managed properties), filtered, in the order of an
     index (settlement_row_date, settlement_row_category), so that a page reads its rows only."""
     rows = ReconciliationRow.objects.filter(reconciliation=reconciliation).select_related("property")
@@ -44,7 +52,7 @@ def reconciliation_rows(reconciliation, *, user, category="", property_id=None, 
     return rows.order_by("date", "pk")
 
 
-def known_row_count(reconciliation, *, category=""):
+def known_row_count(reconciliation: Reconciliation, *, category: str = "") -> int | None:
     """The number of rows of a finished run (of category, else all) as its totals hold it, so that the
     report's pages never count a hundred thousand rows; None while it runs (its rows still coming) and when
     it found none (nothing to count)."""
@@ -56,7 +64,7 @@ def known_row_count(reconciliation, *, category=""):
     return sum(entry["count"] for entry in totals.values())
 
 
-def category_totals(reconciliation) -> list[dict]:
+def category_totals(reconciliation: Reconciliation) -> list[dict[str, Any]]:
     """One entry per category, in the categories' order: label, count, share of all rows (percent) and
     the totals of the hub's and our total_amount."""
     totals = reconciliation.totals or {}
@@ -74,7 +82,7 @@ def category_totals(reconciliation) -> list[dict]:
     ]
 
 
-def monthly_totals(reconciliation) -> list[dict]:
+def monthly_totals(reconciliation: Reconciliation) -> list[dict[str, Any]]:
     """Per month (oldest first): its label and the count of each category, in the categories' order."""
     return [
         {"month": entry["month"], "counts": [entry.get(category.value, 0) for category in Category]}
@@ -82,7 +90,7 @@ def monthly_totals(reconciliation) -> list[dict]:
     ]
 
 
-def _plain(amount):
+def _plain(amount: Decimal | None) -> Decimal | int | None:
     """An amount as a spreadsheet reads it, a number: 121000, 99.5; an empty cell for None."""
     if amount is None:
         return None
@@ -105,7 +113,7 @@ def csv_header() -> list[str]:
     ]
 
 
-def csv_lines(rows):
+def csv_lines(rows: QuerySet[ReconciliationRow]) -> Iterator[list[Any]]:
     """One list of cells per row, read from the database in chunks (the export never holds every row)."""
     labels = dict(Category.choices)
     for row in rows.iterator(chunk_size=2000):

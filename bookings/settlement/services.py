@@ -9,13 +9,15 @@ that the screen can follow its progress; running it again starts over.
 
 import datetime
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, cast
 
 from celery.exceptions import SoftTimeLimitExceeded
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db import connection, models, transaction
+from django.db import models, transaction
 from django.db.models import Count, Exists, F, OuterRef, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -28,12 +30,13 @@ from core.metrics import reconciliation_counted
 from core.periodic import for_each_row
 from integration.access.choices import MembershipRole
 from integration.access.selectors import properties_for_user
-from integration.hub.client import HubError
+from integration.hub.client import HubClient, HubError
 from integration.models import Property
 
 from . import hub
 from .choices import Basis, Category, RunStatus, hub_status_as_ours
 from .models import Reconciliation, ReconciliationRow
+from .sql import RowWriter, Side
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +52,9 @@ SETTLED_STATUSES = (Booking.Status.CONFIRMED, Booking.Status.CANCELED)
 # --- Asking -----------------------------------------------------------------------------------------
 
 
-def reconciliation_request(*, user, properties, basis: str, date_from, date_to) -> Reconciliation:
+def reconciliation_request(
+    *, user: User, properties: Iterable[Property], basis: str, date_from: datetime.date, date_to: datetime.date
+) -> Reconciliation:
     """Ask for a reconciliation of these properties (the user's own, as a manager) and queue its run.
     Raises ValidationError for an empty or too long period, or a property the user does not manage."""
     properties = list(properties)
@@ -71,14 +76,14 @@ def reconciliation_request(*, user, properties, basis: str, date_from, date_to) 
     return reconciliation
 
 
-def reconciliations_nightly(*, today=None) -> int:
+def reconciliations_nightly(*, today: datetime.date | None = None) -> int:
     """Ask for the previous month's reconciliation of every property (check-in basis), one per property so
     that each property's managers see theirs. Returns how many were queued."""
     first_of_month = (today or korea_today()).replace(day=1)
     date_to = first_of_month - datetime.timedelta(days=1)
     date_from = date_to.replace(day=1)
 
-    def ask(property_id):
+    def ask(property_id: int) -> int:
         with transaction.atomic():
             reconciliation = Reconciliation.objects.create(basis=Basis.CHECKIN, date_from=date_from, date_to=date_to)
             reconciliation.properties.set([property_id])
@@ -91,20 +96,20 @@ def reconciliations_nightly(*, today=None) -> int:
 # --- Running ----------------------------------------------------------------------------------------
 
 
-def _day_bounds(date_from, date_to):
+def _day_bounds(date_from: datetime.date, date_to: datetime.date) -> tuple[datetime.datetime, datetime.datetime]:
     return (
         datetime.datetime.combine(date_from, datetime.time(0), tzinfo=KOREA),
         datetime.datetime.combine(date_to + datetime.timedelta(days=1), datetime.time(0), tzinfo=KOREA),
     )
 
 
-def _korea_date(value) -> datetime.date:
+def _korea_date(value: str | datetime.datetime) -> datetime.date:
     if isinstance(value, str):
         value = datetime.datetime.fromisoformat(value)
     return value.astimezone(KOREA).date()
 
 
-def _amount(value) -> Decimal | None:
+def _amount(value: object) -> Decimal | None:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         return None
     try:
@@ -114,66 +119,9 @@ def _amount(value) -> Decimal | None:
 
 
 _OURS = ("pk", "vendor_booking_number", "status", "total_amount", "net_price", "checkin", "checkout")
-#: The columns a run writes, in the order of the tuples below.
-_COLUMNS = (
-    "reconciliation",
-    "property",
-    "category",
-    "vendor_booking_number",
-    "booking",
-    "date",
-    "month",
-    "hub_status",
-    "our_status",
-    "hub_total_amount",
-    "our_total_amount",
-    "hub_net_price",
-    "our_net_price",
-)
 
 
-class _RowWriter:
-    """Writes rows as plain tuples with one executemany per batch: a page of model instances through
-    bulk_create costs more than reading the page from the hub (bench.settlement)."""
-
-    def __init__(self):
-        fields = {field.name: field for field in ReconciliationRow._meta.concrete_fields}
-        # A concrete field always has a column (the stubs allow None, as for other kinds of field).
-        columns = [cast(str, fields[name].column) for name in _COLUMNS]
-        table = connection.ops.quote_name(ReconciliationRow._meta.db_table)
-        names = ", ".join(connection.ops.quote_name(column) for column in columns)
-        self.sql = f"INSERT INTO {table} ({names}) VALUES ({', '.join(['%s'] * len(columns))})"  # noqa: S608
-        self.ops = connection.ops
-        self.decimal = cast(models.DecimalField, fields["hub_total_amount"])
-
-    def amount(self, value):
-        return self.ops.adapt_decimalfield_value(value, self.decimal.max_digits, self.decimal.decimal_places)
-
-    def row(self, reconciliation, prop, category, number, booking_id, day, hub, ours):
-        """hub is (status, total_amount, net_price) or None; ours the same or None."""
-        hub, ours = hub or ("", None, None), ours or ("", None, None)
-        return (
-            reconciliation.pk,
-            prop.pk,
-            category,
-            number,
-            booking_id,
-            self.ops.adapt_datefield_value(day),
-            self.ops.adapt_datefield_value(day.replace(day=1)),
-            hub[0],
-            ours[0],
-            self.amount(hub[1]),
-            self.amount(ours[1]),
-            self.amount(hub[2]),
-            self.amount(ours[2]),
-        )
-
-    def write(self, rows):
-        with connection.cursor() as cursor:
-            cursor.executemany(self.sql, rows)
-
-
-def _category(hub, ours) -> str:
+def _category(hub: Side, ours: Side | None) -> str:
     """What comparing the hub's (status in its words, total, net) with ours finds (see Category for the
     order)."""
     if ours is None:
@@ -185,7 +133,9 @@ def _category(hub, ours) -> str:
     return Category.MATCHED
 
 
-def _match_page(writer, reconciliation, prop, records):
+def _match_page(
+    writer: RowWriter, reconciliation: Reconciliation, prop: Property, records: list[dict[str, Any]]
+) -> None:
     """Compare one page of the hub's records with our bookings of the same numbers; write its rows."""
     numbers = [str(record.get("booking_number"))[:100] for record in records]
     ours = {
@@ -209,7 +159,7 @@ def _match_page(writer, reconciliation, prop, records):
         Reconciliation.objects.filter(pk=reconciliation.pk).update(records_seen=F("records_seen") + len(rows))
 
 
-def _missing_at_hub(writer, reconciliation, prop):
+def _missing_at_hub(writer: RowWriter, reconciliation: Reconciliation, prop: Property) -> None:
     """Rows for our settled bookings of the period that the hub's list did not name, in batches."""
     start, end = _day_bounds(reconciliation.date_from, reconciliation.date_to)
     basis = reconciliation.basis
@@ -244,13 +194,13 @@ def _missing_at_hub(writer, reconciliation, prop):
         last = batch[-1]["pk"]
 
 
-def _number(value):
+def _number(value: Decimal | None) -> int | float:
     if value is None:
         return 0
     return int(value) if value == value.to_integral_value() else float(value)
 
 
-def _totals(reconciliation):
+def _totals(reconciliation: Reconciliation) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
     rows = ReconciliationRow.objects.filter(reconciliation=reconciliation).order_by()
     totals = {
         row["category"]: {
@@ -268,14 +218,14 @@ def _totals(reconciliation):
     return totals, [{"month": month, **counts} for month, counts in months.items()]
 
 
-def _fail(reconciliation, message):
+def _fail(reconciliation: Reconciliation, message: str) -> None:
     logger.warning("reconciliation %s failed: %s", reconciliation.pk, message)
     Reconciliation.objects.filter(pk=reconciliation.pk).update(
         status=RunStatus.FAILED, error=message, finished_at=timezone.now()
     )
 
 
-def reconciliation_run(*, reconciliation_id: int, client=None) -> Reconciliation:
+def reconciliation_run(*, reconciliation_id: int, client: HubClient | None = None) -> Reconciliation:
     """Run one reconciliation from the start: count the hub's records, page through them property by
     property, match, find our bookings the hub did not list, store the totals. A hub that fails (after
     the client's retries), or answers a record that cannot be read, leaves the run failed saying why."""
@@ -297,7 +247,7 @@ def reconciliation_run(*, reconciliation_id: int, client=None) -> Reconciliation
             hub.settlement_count(**filters, vendor_property_id=p.vendor_id, client=client) for p in properties
         )
         Reconciliation.objects.filter(pk=reconciliation.pk).update(records_expected=expected)
-        writer = _RowWriter()
+        writer = RowWriter()
         for prop in properties:
             for _count, records in hub.settlement_pages(**filters, vendor_property_id=prop.vendor_id, client=client):
                 _match_page(writer, reconciliation, prop, records)
@@ -375,14 +325,14 @@ COMPARED = (
 )
 
 
-def _get(answer: dict, key: str):
+def _get(answer: dict[str, Any], key: str) -> Any:
     value: Any = answer
     for part in key.split("."):
         value = value.get(part) if isinstance(value, dict) else None
     return value
 
 
-def _same(ours, theirs) -> bool:
+def _same(ours: object, theirs: object) -> bool:
     """Equal as the hub means them: an omitted optional key equals an empty value, numbers by value,
     date-times by instant."""
     if ours in (None, "") and theirs in (None, ""):
@@ -411,7 +361,7 @@ class Comparison:
         return sum(field.differs for field in self.fields)
 
 
-def booking_compare_with_hub(*, booking: Booking, client=None) -> Comparison:
+def booking_compare_with_hub(*, booking: Booking, client: HubClient | None = None) -> Comparison:
     """Read the hub's view of the booking (operation 19) and compare it with ours, field by field."""
     try:
         theirs = hub.booking_read(booking.vendor_booking_number, client=client)

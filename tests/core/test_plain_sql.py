@@ -1,12 +1,14 @@
 """Model instances from plain SQL (core.plain_sql): the values the ORM would give, the fields not
-read deferred, and no instance for an outer join that matched nothing; a row inserted as save() would."""
+read deferred, and no instance for an outer join that matched nothing; a row inserted as save() would,
+and never for a model whose saves something listens to."""
 
 import datetime
 
 import pytest
 from django.db import connection
+from django.db.models.signals import post_save, pre_save
 
-from core.plain_sql import Columns, insert
+from core.plain_sql import Columns, HasSaveReceivers, insert
 from integration.models import PropertyChannel, RatePlanDay, SalesChannel
 from tests.bookings.factories import open_channel, sellable
 from tests.integration.ari.factories import day
@@ -82,3 +84,18 @@ def test_a_row_is_inserted_with_what_save_would_write():
     assert saved.room_types == {"r": True}  # JSON, as the ORM writes it
     assert saved.status == PropertyChannel().status  # a default
     assert saved.updated_at is not None  # auto_now
+
+
+@pytest.mark.parametrize("signal", [pre_save, post_save], ids=["pre_save", "post_save"])
+def test_a_model_with_save_receivers_is_refused(signal):
+    def receiver(**kwargs):
+        raise AssertionError("a plain INSERT does not send save signals")
+
+    signal.connect(receiver, sender=SalesChannel, weak=False, dispatch_uid="test_plain_sql")
+    try:
+        with pytest.raises(HasSaveReceivers):
+            insert(SalesChannel(channel_id=43, name="Listened to"))
+    finally:
+        signal.disconnect(sender=SalesChannel, dispatch_uid="test_plain_sql")
+    assert not SalesChannel.objects.filter(channel_id=43).exists()
+    assert insert(SalesChannel(channel_id=43, name="Not listened to")).pk is not None

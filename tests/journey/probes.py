@@ -64,7 +64,7 @@ def seed(*, password, manager_email, rateplan, days):
 
 
 def _rates(plan, days):
-    from bookings.services import nightly_rates
+    from bookings.selectors import nightly_rates
     from core.dates import korea_today
 
     nights = [korea_today() + datetime.timedelta(days=n) for n in range(1, days + 1)]

@@ -43,7 +43,10 @@ def hub_environment_switch(*, to: HubEnvironment | str, user: User | None = None
     to = HubEnvironment(to)
     if not hub_address(to).configured:
         raise SwitchRefused(
-            _("The %(environment)s hub has no base URL or token configured; set them first (docs: Configuration, the hub and the vendor API).")
+            _(
+                "The %(environment)s hub has no base URL or token configured; set them first"
+                " (docs: Configuration, the hub and the vendor API)."
+            )
             % {"environment": to.label}
         )
     with transaction.atomic():

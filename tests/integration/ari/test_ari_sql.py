@@ -6,13 +6,13 @@ import datetime
 
 import pytest
 from django.db import connection
-from integration.sync.services.outbox import sync_state_bump_statement
 
 from core.dates import korea_today
 from integration.ari import sql
 from integration.ari.dates import DateRange
 from integration.ari.services.push import ari_mark_dirty
 from integration.models import AriDirtyRange, RoomTypeDay, SyncState
+from integration.sync.services.outbox import sync_state_bump_statement
 from tests.factories import PropertyFactory, hub_content
 
 pytestmark = pytest.mark.django_db
