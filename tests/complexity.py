@@ -1,9 +1,6 @@
 """The complexity gate of `make lint`: fails, naming them, when a product function (not tests/, bench/ or
 migrations) has a cyclomatic complexity (radon's) above MAX_COMPLEXITY. A function past that decides too
-many things at once: split it by what it decides.
-
-complexity_allowed.txt lists the functions, as "path:function", that may stay above it for now (one line
-each; # starts a comment)."""
+many things at once: split it by what it decides."""
 
 import sys
 from pathlib import Path
@@ -13,7 +10,6 @@ from radon.visitors import Class, Function
 
 MAX_COMPLEXITY = 15
 ROOT = Path(__file__).resolve().parent.parent
-ALLOWED = Path(__file__).with_name("complexity_allowed.txt")
 #: Not product code: the tests, the benchmarks, the generated migrations, the environment.
 SKIPPED = {"tests", "bench", "migrations", ".venv", "var", ".git"}
 
@@ -47,17 +43,8 @@ def too_complex():
     return found
 
 
-def allowed():
-    """The "path:function" lines of complexity_allowed.txt."""
-    lines = (line.split("#", 1)[0].strip() for line in ALLOWED.read_text(encoding="utf-8").splitlines())
-    return {line for line in lines if line}
-
-
 def main():
-    found, allowed_now = too_complex(), allowed()
-    over = {name: complexity for name, complexity in found.items() if name not in allowed_now}
-    for name in sorted(allowed_now - set(found)):
-        print(f"complexity: {name} is allowed in {ALLOWED.name} but no longer above {MAX_COMPLEXITY}: remove it")
+    over = too_complex()
     if over:
         print(f"complexity: these functions are above {MAX_COMPLEXITY} (radon cc); split them by what they decide:")
         for name, complexity in sorted(over.items()):
