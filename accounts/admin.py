@@ -10,7 +10,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from core.admin_mixins import ReadOnlyAdminMixin
+from core.admin.mixins import ReadOnlyAdminMixin
 from core.audit import audit_changes
 
 

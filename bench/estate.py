@@ -252,7 +252,7 @@ def _profile():
 def _resync(connection, env, hub, broker, pool, concurrency, options):
     """One full resync through a fresh worker of this pool and concurrency; its figures."""
     from config.celery import app as celery_app
-    from core.broker import broker_lost_messages
+    from core.background.broker import broker_lost_messages
     from hubsandbox import state as hub_state
     from integration.hub.environments import HubEnvironment
     from integration.hub.selectors import hub_environment_active

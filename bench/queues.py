@@ -139,7 +139,7 @@ def _booking_email(user, booking):
     from django.utils import timezone
 
     from bookings.notifications import SEND_TASK
-    from core.jobs import job_queue
+    from core.background.jobs import job_queue
     from core.models import Job
 
     with transaction.atomic():

@@ -14,10 +14,10 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from core.admin_mixins import ReadOnlyAdminMixin
+from core.admin.log_display import decoded_path, pretty_json
+from core.admin.mixins import ReadOnlyAdminMixin
+from core.admin.paging import BoundedCountPaginator
 from core.dates import KOREA, korea_today
-from core.log_display import decoded_path, pretty_json
-from core.paging import BoundedCountPaginator
 from integration.access.admin_mixins import PropertyScopedAdmin, ScopedPropertyFilter
 from integration.content.names import display_name
 from integration.models import SalesChannel
@@ -32,7 +32,7 @@ from .settlement.admin_compare import BookingCompareViews
 
 class ReadOnlyAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
     """Data the hub writes, millions of rows: nobody adds, changes or deletes it here, and its lists
-    never count the whole table (see core.paging)."""
+    never count the whole table (see core.admin.paging)."""
 
     paginator = BoundedCountPaginator
     show_full_result_count = False

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import get_language, get_language_info, get_supported_language_variant, gettext
 from django.utils.translation import gettext_lazy as _
 
-from core.admin_mixins import ReadOnlyAdminMixin
+from core.admin.mixins import ReadOnlyAdminMixin
 from integration.access.choices import MembershipRole
 from integration.access.selectors import properties_for_user
 

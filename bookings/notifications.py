@@ -11,7 +11,7 @@ The decisions, in this one place (README, "Booking e-mails"):
 - The booking services only record, in their transaction, one durable job per event (NOTIFY_TASK, queued
   after the commit); that task records one job per recipient (SEND_TASK), so that an SMTP failure retries
   that one mail alone and never touches the booking or the vendor API's answer. Jobs survive a broker
-  outage and a dead worker (core.jobs): a mail is delayed by them, never lost.
+  outage and a dead worker (core.background.jobs): a mail is delayed by them, never lost.
 - Each event is one occurrence (an id drawn when it is recorded: a booking changed twice is two), sent
   once per recipient whatever restarts (core.mail.mail_send_once, keyed "booking:<id>:<event>:<occurrence>").
 """
@@ -27,7 +27,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from core.jobs import job_queue
+from core.background.jobs import job_queue
 from core.mail import mail_message, mail_send_once
 
 from .models import Booking, NotificationPreference

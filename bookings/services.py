@@ -1,7 +1,7 @@
 """What the vendor API changes: create, confirm, modify and cancel bookings, release holds the hub never
 confirmed, and remember the webhook-ids seen (replays are refused); its reads (a booking by number, the
 refund policy, prices) are bookings.selectors. Each write is one short transaction with no network call
-inside, run again whole when the database gives it up to a deadlock (core.transactions: the hub never
+inside, run again whole when the database gives it up to a deadlock (core.db.transactions: the hub never
 gets 1000 for one); the availability push to the hub is queued after the commit (integration.ari)."""
 
 import datetime
@@ -15,10 +15,10 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from core.background.periodic import for_each_row
+from core.background.retention import purge_before, purge_older_than
 from core.dates import KOREA
-from core.periodic import for_each_row
-from core.retention import purge_before, purge_older_than
-from core.transactions import retried_on_conflict
+from core.db.transactions import retried_on_conflict
 from integration.ari.services.inventory import NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
 from integration.channels.policy import CMS_BOOKINGS_CONFIRMED_ON_CREATE
 from integration.channels.services import property_channels_refresh_for_booking

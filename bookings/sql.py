@@ -1,5 +1,5 @@
 """The bookings area's hand-written SQL, each statement with why not the ORM. Table and column names come
-from the models' _meta (core.plain_sql.Columns), never typed here: a renamed field or table follows."""
+from the models' _meta (core.db.plain_sql.Columns), never typed here: a renamed field or table follows."""
 
 import datetime
 import uuid
@@ -8,7 +8,7 @@ from typing import Any, cast
 from django.db import connection
 from django.db.models import Field
 
-from core.plain_sql import Columns, column_name, insert
+from core.db.plain_sql import Columns, column_name, insert
 from integration.content.choices import RatePlanType
 from integration.models import Property, PropertyChannel, RatePlan, RatePlanDay, RatePlanModel, RoomType, SalesChannel
 
@@ -96,7 +96,7 @@ def plan_days(*, plan: RatePlan, nights: list[datetime.date], package: bool) -> 
 
 
 def booking_insert(booking: Booking) -> Booking:
-    """Insert a new booking in one plain INSERT (core.plain_sql.insert: Booking has no save receivers):
+    """Insert a new booking in one plain INSERT (core.db.plain_sql.insert: Booking has no save receivers):
     the ORM's save() builds the same statement at a CPU cost every create pays (bench.bookings)."""
     return insert(booking)
 

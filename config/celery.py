@@ -5,14 +5,14 @@ import os
 from celery import Celery, signals
 
 from core import metrics, request_id
-from core.heartbeat import WorkerHeartbeat
+from core.background.heartbeat import WorkerHeartbeat
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("vendorhub")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-# Every worker writes its heartbeat for the deep health check (core.heartbeat).
+# Every worker writes its heartbeat for the deep health check (core.background.heartbeat).
 app.steps["worker"].add(WorkerHeartbeat)
 # One request id from the request that queued a task to the tasks it queues (core.request_id).
 signals.before_task_publish.connect(request_id.task_publishing, weak=False)

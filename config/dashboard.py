@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 
 from bookings.errors import ERROR_TABLE
 from bookings.selectors import inbound_answers_by_code
+from core.background.jobs import jobs_waiting
 from core.dates import KOREA
-from core.jobs import jobs_waiting
 from integration.sync.selectors import outbox_backlog, sync_attempts_by_hour
 
 from .health import BACKLOG_MAX_AGE, duration_words

@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, ngettext_lazy
 from django.views.decorators.cache import never_cache
 
-from core.heartbeat import BEAT, STALE_AFTER, WORKER_PREFIX, heartbeats
-from core.jobs import jobs_waiting
-from core.storage import storage_probe
+from core.background.heartbeat import BEAT, STALE_AFTER, WORKER_PREFIX, heartbeats
+from core.background.jobs import jobs_waiting
+from core.files.storage import storage_probe
 from golive.backup import BACKUP_MAX_AGE, last_backup_at
 from integration.sync.selectors import outbox_backlog
 from licenses.files import license_storage

@@ -17,8 +17,8 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_l
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
-from core.heartbeat import heartbeats
-from core.jobs import jobs_waiting
+from core.background.heartbeat import heartbeats
+from core.background.jobs import jobs_waiting
 from integration.sync.selectors import outbox_backlog, outbox_counts
 
 

@@ -199,7 +199,7 @@ CELERY_DB_REUSE_MAX = 1000
 # Four queues, so that neither bulk work nor a backlog of e-mails holds the worker slots that hub sends
 # wait for, and hub sends do not hold the e-mails' (docs/operator/processes.md): Procfile's `worker`
 # takes hub and bookings (the hold expiry, which must wait behind neither e-mails nor bulk work), `jobs`
-# the e-mails and the job sweeper, `bulk` the rest. Routed by task name (core.queue's send_task honours
+# the e-mails and the job sweeper, `bulk` the rest. Routed by task name (core.background.queue's send_task honours
 # the routes); a task named nowhere goes to bulk.
 TASK_QUEUES_BY_NAME = {
     "hub": [
@@ -261,7 +261,7 @@ CELERY_BEAT_SCHEDULE = {
     # with nothing to do is two Redis calls and a few indexed reads (docs/operator/processes.md).
     "hub-sync-sweeper": {"task": "integration.sync.tasks.sync_sweeper_task", "schedule": SWEEP_SECONDS},
     # The same for durable jobs (booking e-mails, reconciliations, read-backs a screen asked for): queued
-    # again when the broker was down, lost their message or their worker died (core.jobs).
+    # again when the broker was down, lost their message or their worker died (core.background.jobs).
     "job-sweeper": {"task": "core.tasks.job_sweeper_task", "schedule": SWEEP_SECONDS},
     "hub-sync-log-purge": {"task": "integration.sync.tasks.sync_attempts_purge_task", "schedule": 24 * 60 * 60.0},
     "ari-history-purge": {"task": "integration.ari.tasks.ari_history_purge_task", "schedule": 24 * 60 * 60.0},
@@ -318,8 +318,8 @@ if BACKUP_DIR:
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TIMEZONE = "Asia/Seoul"
-# Beat writes a heartbeat at every tick, for the deep health check (core.heartbeat).
-CELERY_BEAT_SCHEDULER = "core.heartbeat:HeartbeatScheduler"
+# Beat writes a heartbeat at every tick, for the deep health check (core.background.heartbeat).
+CELERY_BEAT_SCHEDULER = "core.background.heartbeat:HeartbeatScheduler"
 
 # --- The hub and the vendor API ---------------------------------------------------------------
 

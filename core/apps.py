@@ -13,6 +13,6 @@ class CoreConfig(AppConfig):
     def ready(self):
         from django.core.signals import request_finished
 
-        from .request_id import request_finished as request_id_clear
+        from core.request_id import request_finished as request_id_clear
 
         request_finished.connect(request_id_clear, dispatch_uid="core.request_id.request_finished")

@@ -5,7 +5,7 @@ apply as they are), whose change message carries the values as well as the field
 ``[{"changed": {"fields": ["refund policy"], "values": [{"field": "refund_policy", "before": ..., "after":
 ...}]}}]``. Django's message readers ignore the values; audit_changes reads them back, labelled in the
 reader's language. A write records its entry where it happens, with the person who made it: a service
-takes the acting user, the admin's own saves go through AuditedAdminMixin (core.admin_audit).
+takes the acting user, the admin's own saves go through AuditedAdminMixin (core.admin.audit).
 """
 
 import datetime

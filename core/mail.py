@@ -14,9 +14,9 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from .jobs import JobTask
-from .models import SentMail
-from .retention import purge_before
+from core.background.jobs import JobTask
+from core.background.retention import purge_before
+from core.models import SentMail
 
 logger = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ class Job(models.Model):
     """Work that must happen (a booking e-mail, a reconciliation run, a read-back a screen asked for),
     recorded in the transaction that asks for it and queued by task name after the commit. The row lives
     until the task has run: a message the broker lost, or a worker that died, is queued again by the
-    sweeper (core.jobs)."""
+    sweeper (core.background.jobs)."""
 
     task = models.CharField(max_length=200)
     args = models.JSONField(default=list)
@@ -19,7 +19,7 @@ class Job(models.Model):
     queued_at = models.DateTimeField(null=True)
     #: While a worker runs it: no other worker takes it before this time.
     lease_until = models.DateTimeField(null=True)
-    #: The Celery task id of the run holding the lease: its retry takes the lease back (core.leases).
+    #: The Celery task id of the run holding the lease: its retry takes the lease back (core.background.leases).
     lease_task = models.CharField(max_length=200, null=True)  # noqa: DJ001
     attempts = models.PositiveIntegerField(default=0)
     #: Set when it failed for good; the sweeper leaves it, the health page counts it.

@@ -77,7 +77,7 @@ class RequestIdLogFilter(logging.Filter):
 
 
 def task_publishing(headers, **kwargs):
-    """Celery's before_task_publish: the message carries the current id (core.queue is the one path)."""
+    """Celery's before_task_publish: the message carries the current id (core.background.queue is the one path)."""
     request_id = request_id_get()
     if request_id and headers is not None:
         headers.setdefault(TASK_HEADER, request_id)

@@ -2,8 +2,8 @@
 
 from celery import shared_task
 
-from .jobs import job_sweep
-from .mail import sent_mails_purge
+from core.background.jobs import job_sweep
+from core.mail import sent_mails_purge
 
 
 @shared_task(ignore_result=True)

@@ -29,7 +29,7 @@ from django.db import connections, transaction
 from django.db.migrations.loader import MigrationLoader
 from django.utils import timezone
 
-from core.heartbeat import heartbeat
+from core.background.heartbeat import heartbeat
 from core.models import Heartbeat, Job
 from integration.hub.selectors import hub_environment_active
 from integration.sync.choices import SyncStatus

@@ -11,7 +11,7 @@ from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from core.admin_mixins import ReadOnlyAdminMixin
+from core.admin.mixins import ReadOnlyAdminMixin
 
 from . import channels
 from .licenses import ReviewRefused, license_detail_json, license_review

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from bookings.notifications import email_language
-from core.admin_mixins import ReadOnlyAdminMixin
+from core.admin.mixins import ReadOnlyAdminMixin
 
 from . import selectors, services
 from .display import event_link, event_text

@@ -1,5 +1,5 @@
 """Writes of the inbox: recording events (folding repeats), read marks, the e-mail opt-in, the e-mails
-(durable jobs, core.jobs) and the purge of old events."""
+(durable jobs, core.background.jobs) and the purge of old events."""
 
 import logging
 from collections.abc import Iterable
@@ -15,9 +15,9 @@ from django.utils import timezone
 from django.utils.functional import lazy
 
 from bookings.notifications import email_language
-from core.jobs import job_queue
+from core.background.jobs import job_queue
+from core.background.retention import purge_before
 from core.mail import mail_message, mail_send_once
-from core.retention import purge_before
 
 from .display import event_text
 from .models import Event, EventRead, InboxPreference

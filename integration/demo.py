@@ -10,8 +10,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from core.background.jobs import job_queue
 from core.dates import korea_today
-from core.jobs import job_queue
 
 from .access.choices import MembershipRole
 from .access.services import membership_grant

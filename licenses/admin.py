@@ -16,7 +16,7 @@ from django.utils.functional import Promise
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
-from core.admin_mixins import SaveRefusalAdmin
+from core.admin.mixins import SaveRefusalAdmin
 from integration.access.admin_mixins import PropertyScopedAdmin
 from integration.access.choices import MembershipRole
 from integration.models import ResourceKind

@@ -18,9 +18,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from core.jobs import job_queue
-from core.periodic import for_each_row
-from core.storage import storage_save
+from core.background.jobs import job_queue
+from core.background.periodic import for_each_row
+from core.files.storage import storage_save
 from integration.hub import endpoints
 from integration.hub.client import HubClient, HubError, get_hub_client
 from integration.hub.payloads import parse_license_detail, parse_license_result

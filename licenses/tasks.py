@@ -5,7 +5,7 @@ Submissions have no task of their own: the sync engine's sync_resource_task deli
 
 from celery import shared_task
 
-from core.jobs import JobTask
+from core.background.jobs import JobTask
 from integration.hub.client import HubError
 from integration.models import Property
 

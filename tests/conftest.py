@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import translation
 
-from core import queue as core_queue
+from core.background import queue as core_queue
 from tests.factories import PropertyFactory, UserFactory, member
 from tests.login import Client
 from tests.queued import drain_queue
@@ -59,7 +59,7 @@ def _english_outside_requests():
 
 @pytest.fixture(autouse=True)
 def _broker_not_paused():
-    """Each test starts with a broker this process may publish to (core.queue pauses after a refusal)."""
+    """Each test starts with a broker this process may publish to (core.background.queue pauses after a refusal)."""
     core_queue._broker_paused_until = 0.0
 
 

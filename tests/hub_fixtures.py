@@ -9,7 +9,7 @@ from django.core.servers.basehttp import WSGIRequestHandler
 from django.db import connection
 
 from config.celery import app as celery_app
-from core.broker import broker_lost_messages
+from core.background.broker import broker_lost_messages
 from hubsandbox import state as hub_state
 from integration.content.resources import path_params
 from integration.models import SyncState

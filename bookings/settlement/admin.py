@@ -12,7 +12,7 @@ from django.urls import path
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from core.csv_files import CsvLines
+from core.files.csv_files import CsvLines
 
 from . import selectors, services
 from .choices import Category, RunStatus

@@ -24,10 +24,10 @@ from django.utils.translation import gettext as _
 
 from bookings.api.answers import booking_answer
 from bookings.models import Booking
+from core.background.jobs import job_queue
+from core.background.periodic import for_each_row
 from core.dates import KOREA, korea_today
-from core.jobs import job_queue
 from core.metrics import reconciliation_counted
-from core.periodic import for_each_row
 from integration.access.choices import MembershipRole
 from integration.access.selectors import properties_for_user
 from integration.hub.client import HubClient, HubError

@@ -7,7 +7,7 @@ from typing import Any, cast
 
 from django.db import connection, models
 
-from core.plain_sql import column_name
+from core.db.plain_sql import column_name
 from integration.models import Property
 
 from .models import Reconciliation, ReconciliationRow

@@ -4,7 +4,7 @@ from datetime import timedelta
 
 from celery import shared_task
 
-from core.jobs import JobTask
+from core.background.jobs import JobTask
 
 from .services import reconciliation_run, reconciliations_nightly
 

@@ -1,9 +1,9 @@
-"""{% probed_date_hierarchy cl %}: the admin's date drill-down for logs of millions of rows (core.admin_dates)."""
+"""{% probed_date_hierarchy cl %}: the admin's date drill-down for logs of millions of rows (core.admin.dates)."""
 
 from django import template
 from django.contrib.admin.templatetags.base import InclusionAdminNode
 
-from core.admin_dates import probed_date_hierarchy
+from core.admin.dates import probed_date_hierarchy
 
 register = template.Library()
 

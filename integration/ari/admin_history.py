@@ -12,7 +12,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from core.paging import UncountedPage
+from core.admin.paging import UncountedPage
 
 from .admin_bulk import PREVIEW_CELLS, _hub_requests, _preview_cell, _target_label, hub_updates_label
 from .admin_pages import AriPageViews

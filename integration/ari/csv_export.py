@@ -3,7 +3,7 @@ integration.ari.csv_parse), and the lines of an import with errors as a file to 
 
 import re
 
-from core.csv_files import CsvLines
+from core.files.csv_files import CsvLines
 
 from ..content.choices import RatePlanType
 from .csv_parse import ARI_CSV_COLUMNS, ARI_CSV_IGNORED, KIND_AVAILABILITY, KIND_RATE, KIND_RATE_MODIFY

@@ -35,7 +35,7 @@ from django.db import models
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from core.csv_files import csv_records
+from core.files.csv_files import csv_records
 
 from ..channels.models import SalesChannel
 from ..channels.selectors import open_channels

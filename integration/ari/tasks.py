@@ -4,7 +4,7 @@ from datetime import timedelta
 
 from celery import shared_task
 
-from core.jobs import JobTask
+from core.background.jobs import JobTask
 
 from .services.history import ari_history_purge
 from .services.imports import APPLY_TASK, CHECK_TASK, ari_import_apply, ari_import_check

@@ -14,7 +14,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from core.admin_audit import AuditedAdminMixin
+from core.admin.audit import AuditedAdminMixin
 
 from ..hub.client import HubError
 from .choices import CatalogGroup

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from core.jobs import JobTask
+from core.background.jobs import JobTask
 
 from ..hub.client import HubError
 from .services.catalog import catalog_refresh

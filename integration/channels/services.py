@@ -18,8 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.audit import audit_record, audit_values
-from core.jobs import job_queue
-from core.periodic import for_each_row
+from core.background.jobs import job_queue
+from core.background.periodic import for_each_row
 
 from ..content.models import Property, RatePlan, RoomType
 from ..hub import endpoints

@@ -6,7 +6,7 @@ task delivers them.
 
 from celery import shared_task
 
-from core.jobs import JobTask
+from core.background.jobs import JobTask
 
 from ..content.models import Property
 from ..hub.client import HubError

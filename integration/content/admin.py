@@ -11,8 +11,8 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from core.admin_audit import AuditedAdminMixin
-from core.admin_mixins import PlainActionCheckboxMixin
+from core.admin.audit import AuditedAdminMixin
+from core.admin.mixins import PlainActionCheckboxMixin
 
 from ..access.admin_mixins import PropertyScopedAdmin, PropertyScopedAdminMixin
 from ..hub.payloads import HUB_KEEPS

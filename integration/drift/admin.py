@@ -11,7 +11,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from core.admin_mixins import ReadOnlyAdminMixin
+from core.admin.mixins import ReadOnlyAdminMixin
 
 from ..access.admin_mixins import PropertyScopedAdmin
 from .choices import DriftCheckStatus

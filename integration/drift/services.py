@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from core.jobs import job_queue
+from core.background.jobs import job_queue
 from core.metrics import drift_check_counted
 
 from ..content.models import Property

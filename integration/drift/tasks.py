@@ -5,7 +5,7 @@ from datetime import timedelta
 
 from celery import shared_task
 
-from core.jobs import JobTask
+from core.background.jobs import JobTask
 
 from .services import drift_checks_request_all, drift_checks_run
 

@@ -10,9 +10,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from core.admin_mixins import ReadOnlyAdminMixin
-from core.log_display import decoded_path, pretty_json
-from core.paging import BoundedCountPaginator
+from core.admin.log_display import decoded_path, pretty_json
+from core.admin.mixins import ReadOnlyAdminMixin
+from core.admin.paging import BoundedCountPaginator
 
 from ..access.admin_mixins import PropertyScopedAdmin, ScopedPropertyFilter
 from ..access.choices import MembershipRole
@@ -136,7 +136,7 @@ class SyncStateAdmin(NamedSubjectsMixin, ReadOnlyAdminMixin, PropertyScopedAdmin
     # Grouped by property in the order of syncstate_list (by the properties' names, the whole list would be
     # joined and sorted on every page).
     ordering = ["property_id", "kind", "object_id"]
-    # A state per resource of every property: tens of thousands of rows, never counted whole (core.paging).
+    # A state per resource of every property: tens of thousands of rows, never counted whole (core.admin.paging).
     paginator = BoundedCountPaginator
     show_full_result_count = False
     actions = ["send_now", "retry_failed"]
@@ -194,7 +194,7 @@ class SyncAttemptAdmin(NamedSubjectsMixin, ReadOnlyAdminMixin, PropertyScopedAdm
         "duration_ms",
     ]
     # Millions of attempts: no filter lists its choices from the log, the list never counts it whole
-    # (core.paging) and its date drill-down probes periods (change_list.html, core.admin_dates).
+    # (core.admin.paging) and its date drill-down probes periods (change_list.html, core.admin.dates).
     list_filter = ["outcome", MethodFilter, ("property", ScopedPropertyFilter)]
     list_select_related = ["property", "state"]
     search_fields = ["path", "hub_message"]

@@ -59,7 +59,7 @@ class SyncState(models.Model):
     lease_until = models.DateTimeField(_("held by the worker until"), null=True, blank=True)
     #: The Celery node name of the worker holding the lease (none for a command sending in-process).
     lease_owner = models.CharField(_("sending worker"), max_length=200, blank=True, null=True)  # noqa: DJ001
-    #: The Celery task id of the send holding the lease: its retry takes the lease back (core.leases).
+    #: The Celery task id of the send holding the lease: its retry takes the lease back (core.background.leases).
     lease_task = models.CharField(_("sending task"), max_length=200, blank=True, null=True)  # noqa: DJ001
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 

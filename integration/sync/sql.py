@@ -11,8 +11,8 @@ from typing import Any
 
 from django.db import connection
 
-from core.leases import lease_free_for_sql
-from core.plain_sql import Columns
+from core.background.leases import lease_free_for_sql
+from core.db.plain_sql import Columns
 
 from .choices import SyncStatus
 from .models import SyncState
@@ -85,7 +85,7 @@ def state_claim(
     state_id: int, *, owner: str | None, task: str | None, now: datetime, until: datetime
 ) -> SyncState | None:
     """The row, leased to owner (and task) until then, taken and read in one statement; None when another
-    sender holds it (the lease is not free, expired or this task's own: core.leases), or it is gone. Plain
+    sender holds it (the lease is not free, expired or this task's own: core.background.leases), or it is gone. Plain
     SQL: UPDATE ... RETURNING the whole row, which every send runs."""
     n, columns = _names(), _row_columns()
     free, free_params = lease_free_for_sql(task, now)

@@ -6,8 +6,8 @@ rather than importing this module.
 
 from celery import Task, shared_task
 
-from core.jobs import JobTask
-from core.leases import retried_if_database_lost
+from core.background.jobs import JobTask
+from core.background.leases import retried_if_database_lost
 
 from .services.outbox import sync_attempts_purge, sync_sweep
 from .services.sender import send_time_limits, sync_send

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from bookings.models import Booking, InboundCall
-from core import paging
+from core.admin import paging
 from core.dates import KOREA, korea_today
 from integration.access.choices import MembershipRole
 from integration.access.services import membership_grant

@@ -174,7 +174,7 @@ def test_a_cancel_that_meets_a_deadlock_is_run_again_and_answered(caplog):
     thread.start()
     try:
         night_locked.wait(PATIENCE)
-        with caplog.at_level(logging.WARNING, logger="core.transactions"):
+        with caplog.at_level(logging.WARNING, logger="core.db.transactions"):
             response = hub.post(f"/bookings/{number}/cancel")
     finally:
         thread.join()

@@ -12,7 +12,7 @@ from django.utils import timezone, translation
 
 from config import health
 from config.celery import app as celery_app
-from core.heartbeat import BEAT, STALE_AFTER, WORKER_PREFIX, HeartbeatScheduler, heartbeat
+from core.background.heartbeat import BEAT, STALE_AFTER, WORKER_PREFIX, HeartbeatScheduler, heartbeat
 from core.models import Heartbeat, Job
 from golive.backup import BACKUP_HEARTBEAT, BACKUP_MAX_AGE
 from integration.models import SyncState

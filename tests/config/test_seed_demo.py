@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from config import demo_login
-from core.heartbeat import BEAT, WORKER_PREFIX, heartbeat
+from core.background.heartbeat import BEAT, WORKER_PREFIX, heartbeat
 from integration.models import Property, PropertyMembership
 from tests.hub_fixtures import all_synced, assert_hub_holds, wait_until
 

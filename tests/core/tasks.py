@@ -1,9 +1,9 @@
-"""A durable job task for the tests of core.jobs: records each run, and fails or retries on request."""
+"""A durable job task for the tests of core.background.jobs: records each run, and fails or retries on request."""
 
 from celery import shared_task
 from django.db import connection
 
-from core.jobs import JobTask
+from core.background.jobs import JobTask
 from tests.database_faults import lose_the_connection
 
 #: The runs of record_task: its arguments, in order.

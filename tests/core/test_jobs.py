@@ -1,4 +1,4 @@
-"""Durable jobs (core.jobs): recorded with the caller's transaction, queued by name after its commit, run
+"""Durable jobs (core.background.jobs): recorded with the caller's transaction, queued by name after its commit, run
 once per job by a real worker, and queued again by the sweeper when the broker was down, lost the message
 or the worker died."""
 
@@ -11,8 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from core import broker, jobs
-from core import queue as core_queue
+from core.background import broker, jobs
+from core.background import queue as core_queue
 from core.models import Job
 from tests.hub_fixtures import wait_until
 

@@ -15,8 +15,8 @@ from django.core import mail
 from django.db import connection
 from django.utils import timezone
 
-from core import jobs
-from core import queue as core_queue
+from core.background import jobs
+from core.background import queue as core_queue
 from core.mail import mail_message_id, mail_send_once, sent_mails_purge
 from core.models import Job, SentMail
 from inbox.choices import EventKind

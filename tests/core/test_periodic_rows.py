@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from bookings.models import InboundCall
 from bookings.tasks import inbound_calls_purge_task
-from core import queue as core_queue
-from core import retention
+from core.background import queue as core_queue
+from core.background import retention
 from integration.models import SyncState
 from integration.sync.services import outbox
 from integration.sync.tasks import sync_sweeper_task

@@ -1,4 +1,4 @@
-"""Model instances from plain SQL (core.plain_sql): the values the ORM would give, the fields not
+"""Model instances from plain SQL (core.db.plain_sql): the values the ORM would give, the fields not
 read deferred, and no instance for an outer join that matched nothing; a row inserted as save() would,
 and never for a model whose saves something listens to."""
 
@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.db.models.signals import post_save, pre_save
 
-from core.plain_sql import Columns, HasSaveReceivers, insert
+from core.db.plain_sql import Columns, HasSaveReceivers, insert
 from integration.models import PropertyChannel, RatePlanDay, SalesChannel
 from tests.bookings.factories import open_channel, sellable
 from tests.integration.ari.factories import day

@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from bookings.models import InboundCall
-from core import retention
+from core.background import retention
 from integration.models import SyncAttempt
 from integration.sync.services.outbox import sync_state_ensure
 from integration.sync.tasks import sync_attempts_purge_task

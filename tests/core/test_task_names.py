@@ -84,7 +84,7 @@ WEB = """
 import json, sys
 from config.wsgi import application
 from celery import current_app
-from core.queue import publish
+from core.background.queue import publish
 names = json.loads(sys.stdin.read())
 queued = [name for name in names if publish(name, (1,), kwargs={"job": 1})]
 read = {}

@@ -6,7 +6,7 @@ from datetime import timedelta
 from django.conf import settings
 
 from config.celery import app
-from core.jobs import JobTask
+from core.background.jobs import JobTask
 from integration.sync.services.outbox import SEND_TASK
 from integration.sync.services.sender import lease_duration
 

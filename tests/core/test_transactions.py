@@ -1,12 +1,12 @@
-"""core.transactions runs a transaction again when PostgreSQL gives it up to a deadlock or a serialization
+"""core.db.transactions runs a transaction again when PostgreSQL gives it up to a deadlock or a serialization
 failure, and only then (a real deadlock of the vendor API: tests/bookings/test_lock_scope.py)."""
 
 import pytest
 from django.db import OperationalError, transaction
 from psycopg import errors
 
-from core import transactions
-from core.transactions import ATTEMPTS, retried_on_conflict
+from core.db import transactions
+from core.db.transactions import ATTEMPTS, retried_on_conflict
 
 
 def given_up(cause):

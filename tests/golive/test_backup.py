@@ -15,7 +15,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection, connections
 from django.db.models import Q
 
-from core.jobs import job_sweep
+from core.background.jobs import job_sweep
 from core.models import Job
 from golive import backup
 from golive.backup import BackupError, backup_restore, backup_write, backups_purge, manifest_read

@@ -359,7 +359,7 @@ def test_an_unwritable_license_folder_is_a_form_error_in_the_users_language(
     manager_client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
     data = permit_data(prop, permit_number="제2024-0777호", comment="재제출합니다.")
 
-    with caplog.at_level(logging.ERROR, logger="core.storage"):
+    with caplog.at_level(logging.ERROR, logger="core.files.storage"):
         response = post(manager_client, "permit", data)
 
     errors = field_errors(response)
@@ -380,7 +380,7 @@ def test_an_unwritable_license_folder_is_a_form_error_in_the_users_language(
 
 
 def test_a_disk_full_halfway_leaves_no_request_and_no_partial_file(manager_client, prop, disk_full, settings, caplog):
-    with caplog.at_level(logging.ERROR, logger="core.storage"):
+    with caplog.at_level(logging.ERROR, logger="core.files.storage"):
         response = post(manager_client, "permit", permit_data(prop))
 
     assert "The server could not store the file" in field_errors(response)["file"][0]

@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from bookings.settlement.choices import Category, RunStatus
 from bookings.settlement.models import Reconciliation, ReconciliationRow
-from core.csv_files import CsvLines, csv_cell, csv_records
 from core.dates import korea_today
+from core.files.csv_files import CsvLines, csv_cell, csv_records
 from integration.ari.services.imports import ari_import_check
 from integration.catalog.services.mapping import MappingImportAction, code_mappings_import, code_mappings_read_csv
 from integration.models import AriImport, CodeMapping, RatePlan, RatePlanDay, RoomType

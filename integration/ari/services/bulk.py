@@ -10,7 +10,7 @@ from typing import cast
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from core.transactions import retried_on_conflict
+from core.db.transactions import retried_on_conflict
 
 from ...channels.models import SalesChannel
 from ...content.models import Property, RatePlan, RoomType

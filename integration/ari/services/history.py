@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from core.retention import purge_older_than
+from core.background.retention import purge_older_than
 
 from ...channels.models import SalesChannel
 from ...content.models import RatePlan, RoomType

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from core.jobs import job_queue
+from core.background.jobs import job_queue
 
 from ...content.models import Property
 from ..csv_parse import ARI_CSV_COLUMNS, AriCsvRow, AriRowStatus, ari_csv_read

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core.audit import ADDITION, audit_record, audit_values
-from core.csv_files import CsvLines, csv_records
+from core.files.csv_files import CsvLines, csv_records
 
 from ..choices import CatalogGroup
 from ..models import CodeMapping

@@ -9,10 +9,10 @@ from django.conf import settings
 from django.db.models import Model, Q
 from django.utils import timezone
 
-from core.broker import broker_lost_messages, broker_still_queued_since
-from core.periodic import for_each_row
-from core.queue import queue_after_commit
-from core.retention import purge_older_than
+from core.background.broker import broker_lost_messages, broker_still_queued_since
+from core.background.periodic import for_each_row
+from core.background.queue import queue_after_commit
+from core.background.retention import purge_older_than
 
 from ...content.models import Property
 from ...hub.selectors import hub_environment_active

@@ -8,8 +8,8 @@ from django.db.models.functions import Now
 from django.utils.translation import gettext as _
 
 from core.audit import ADDITION, audit_record
-from core.jobs import job_queue
-from core.queue import publish_many
+from core.background.jobs import job_queue
+from core.background.queue import publish_many
 
 from ...hub.environments import HubEnvironment, hub_address
 from ...hub.models import CONNECTION_PK, HubConnection, HubSwitch

@@ -8,7 +8,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from config.celery import app as celery_app
-from core import queue as core_queue
+from core.background import queue as core_queue
 from hubsandbox.faults import inject_faults
 from integration.content.services import content_saved
 from integration.models import Property, RatePlan, RatePlanModel, RoomType, SyncAttempt, SyncState

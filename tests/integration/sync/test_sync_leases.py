@@ -8,9 +8,9 @@ from celery.signals import worker_ready
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from core import jobs
-from core import queue as core_queue
-from core.broker import broker_lost_messages
+from core.background import jobs
+from core.background import queue as core_queue
+from core.background.broker import broker_lost_messages
 from integration.hub.client import get_hub_client
 from integration.models import SyncState
 from integration.sync.choices import SyncStatus

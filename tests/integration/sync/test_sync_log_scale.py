@@ -12,8 +12,8 @@ from django.db.models import Max, Min
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from core import paging
-from core.admin_dates import _ProbedDates, probed_date_hierarchy
+from core.admin import paging
+from core.admin.dates import _ProbedDates, probed_date_hierarchy
 from core.dates import KOREA
 from integration.models import SyncAttempt, SyncState
 from integration.sync.services.outbox import sync_state_ensure

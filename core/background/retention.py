@@ -7,7 +7,7 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
-from .periodic import for_each_row
+from core.background.periodic import for_each_row
 
 logger = logging.getLogger(__name__)
 

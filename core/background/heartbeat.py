@@ -18,14 +18,14 @@ WORKER_PREFIX = "worker:"
 
 def heartbeat(name, queues=()):
     """Record that the process called name (a worker taking queues) is alive now."""
-    from .models import Heartbeat  # the worker's bootstep and beat's scheduler load before Django's apps
+    from core.models import Heartbeat  # the worker's bootstep and beat's scheduler load before Django's apps
 
     Heartbeat.objects.update_or_create(name=name, defaults={"at": timezone.now(), "queues": ",".join(sorted(queues))})
 
 
 def heartbeats():
     """{name: (time, [queues])} of every process that ever wrote one, newest first."""
-    from .models import Heartbeat
+    from core.models import Heartbeat
 
     rows = Heartbeat.objects.order_by("-at").values_list("name", "at", "queues")
     return {name: (at, [queue for queue in queues.split(",") if queue]) for name, at, queues in rows}

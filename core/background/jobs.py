@@ -4,10 +4,10 @@
 commit, with the row's id as the keyword `job`. Tasks so queued derive from `JobTask`: a run first claims
 the row (a lease, so that a message delivered twice runs once), deletes it when the task returns, keeps
 it due later when the task retries, and marks it failed when the task fails for good; a run that lost the
-database retries shortly and takes its lease back (core.leases). The sweeper (`job_sweep`, every 5 s by
+database retries shortly and takes its lease back (core.background.leases). The sweeper (`job_sweep`, every 5 s by
 beat) queues again each job whose message is overdue: never published (the broker was down), lost (Redis
 restarted empty), or left by a worker that died (its lease expired); never one whose message still waits
-in a backlog of its queue (core.broker.broker_still_queued_since).
+in a backlog of its queue (core.background.broker.broker_still_queued_since).
 """
 
 import logging
@@ -19,10 +19,10 @@ from celery.exceptions import Retry
 from django.db.models import F, Q
 from django.utils import timezone
 
-from . import queue
-from .broker import broker_lost_messages, broker_queue_of, broker_still_queued_since
-from .leases import database_lost, lease_free_for, retried_if_database_lost
-from .models import Job
+from core.background import queue
+from core.background.broker import broker_lost_messages, broker_queue_of, broker_still_queued_since
+from core.background.leases import database_lost, lease_free_for, retried_if_database_lost
+from core.models import Job
 
 logger = logging.getLogger(__name__)
 

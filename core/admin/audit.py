@@ -3,7 +3,7 @@ each changed field's value before and after, for the object and its inlines."""
 
 from django.contrib import admin
 
-from .audit import audit_message, audit_values
+from core.audit import audit_message, audit_values
 
 
 def _stored(obj):

@@ -1,0 +1,1 @@
+"""Files: the storage staff actions write through, and the CSV files we write and read back."""
