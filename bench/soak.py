@@ -9,7 +9,7 @@ mode, e-mails written to files (Django's file backend) that the soak reads. The 
 gunicorn of its own whose faults the soak flips at runtime (bench.soak_hub).
 
 The load: --clients signing clients play the hub through the vendor API (create, confirm, modify, cancel, as
-hub-contract.md says); a last-room race now and then (--race-clients creates for one room: exactly 1 must
+decision 0010 says); a last-room race now and then (--race-clients creates for one room: exactly 1 must
 win); staff editing rates and rooms to sell through the services; a bulk edit of every rate and room of the
 property every 200 s (scaled by --minutes / 10); two members with booking e-mails on.
 

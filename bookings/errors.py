@@ -1,5 +1,5 @@
-"""The vendor API's one error table (contract section 3): the failures the bookings services report,
-each with its code, the contract's exact English text and its HTTP status. The API layer
+"""The vendor API's one error table (decision 0012): the failures the bookings services report,
+each with its code, its exact English text and its HTTP status. The API layer
 (bookings.api.errors) turns them into answers; the admin's screens name them by their label."""
 
 from dataclasses import dataclass
@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 @dataclass(frozen=True)
 class ApiError:
-    """One row of the error table; its message is the contract's exact English text, never translated;
+    """One row of the error table; its message is the exact English text of decision 0012, never translated;
     label is what the admin's screens call it, in the user's language."""
 
     code: str

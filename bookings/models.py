@@ -172,7 +172,7 @@ class InboundCall(models.Model):
 
 
 class SeenWebhook(models.Model):
-    """A webhook-id the vendor API accepted: the same id again is a replay (contract section 4), refused
+    """A webhook-id the vendor API accepted: the same id again is a replay (decision 0015), refused
     while a call carrying it could still pass the timestamp check; older rows are purged hourly."""
 
     # The id's 128-bit BLAKE2b digest: a fixed-size key (PostgreSQL's uuid, one index to write) whatever

@@ -63,7 +63,7 @@ def booking_sold(
 
 
 def extra_charges(room_type: RoomType, *, adults: int, nights: int) -> Decimal:
-    """The extra charges of a stay that we can compute (OURS, the contract's 4001 rule; the spec: amount
+    """The extra charges of a stay that we can compute (OURS, decision 0014: the 4001 rule; the spec: amount
     is the per-night amounts plus extra charges): each adult over the room type's standard capacity at
     the property's extra_adult_price (KRW), for each night (a day use: once). The spec prices extra
     adults only, so children and infants add nothing; without a standard capacity or a price, nothing."""

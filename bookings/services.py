@@ -110,7 +110,7 @@ def booking_create(*, payload: Payload) -> tuple[Booking, bool]:
 
 
 def _create_holding(payload: Payload, digest: str) -> Booking:
-    """The new booking, holding its nights; BookingError for what the contract refuses, IntegrityError
+    """The new booking, holding its nights; BookingError for what decision 0012 refuses, IntegrityError
     when its numbers are taken. Without a rateplan_id (the spec: "omitted for bookings with no mapping")
     the room type's nights are held all the same and everything but the rate plan is checked; the amount
     is the channel's, with no rate of ours to compare it with (no 4001)."""
@@ -263,7 +263,7 @@ MODIFIABLE_GUEST_FIELDS = ("name", "adults", "children", "infants", "pets", "car
 @transaction.atomic
 def booking_modify(*, number: str, changes: dict[str, Any]) -> Booking:
     """Change the guest, booker, special_comment, visit_type or total_amount of a booking. Raises 4004,
-    4005 for a canceled booking, and 3000 for a guest count outside the room type's capacity: the contract
+    4005 for a canceled booking, and 3000 for a guest count outside the room type's capacity: decision 0012
     allows no other business code on modify, and the booking stays as it was."""
     booking = _locked(number)
     if booking.status == Booking.Status.CANCELED:
@@ -336,7 +336,7 @@ def inbound_calls_purge(*, now: datetime.datetime | None = None) -> int:
     return purge_older_than(InboundCall.objects.all(), days=settings.VENDOR_API_CALL_LOG_DAYS, now=now)
 
 
-#: A webhook-timestamp further than this from now, either way, is refused (seconds; contract section 4).
+#: A webhook-timestamp further than this from now, either way, is refused (seconds; decision 0015).
 WEBHOOK_TIMESTAMP_TOLERANCE = 300
 #: A webhook-id is kept as long as a call carrying it can pass that check (from its timestamp's earliest
 #: acceptance to its latest): twice the tolerance.

@@ -1,5 +1,5 @@
-"""The vendor API's paths, exactly as contract section 3 names them. Numbers are matched as paths so that
-any call under /bookings/ gets the contract's JSON answer, even with a "/" in the number."""
+"""The vendor API's paths, exactly as decision 0010 names them. Numbers are matched as paths so that
+any call under /bookings/ gets the JSON answer of decision 0012, even with a "/" in the number."""
 
 from django.urls import path, register_converter
 

@@ -94,7 +94,7 @@ def hub_request_observed(metrics, endpoint, method, status, seconds):
 
 @_record
 def vendor_api_call_observed(metrics, operation, code, seconds):
-    """One answer of the vendor API: code is the contract's error code, or "ok"."""
+    """One answer of the vendor API: code is the error code of decision 0012, or "ok"."""
     metrics["vendor_api_calls"].labels(operation, code or "ok").inc()
     metrics["vendor_api_seconds"].labels(operation).observe(seconds)
 

@@ -3,7 +3,8 @@ each with why it passes or fails and links to the admin screens where it is fixe
 
 The spec's start-up order (catalog, code mapping, staging, production) and its rules (exactly one
 standalone rate plan model, Korean texts) decide the items; what "rates and availability pushed" and
-"license confirmed" mean exactly is OURS (docs/staff/owner.md, "Go live"): ARI_HORIZON_DAYS and LICENSE_TYPES_REQUIRED.
+"license confirmed" mean exactly is OURS (decision 0019) (docs/staff/owner.md, "Go live"): ARI_HORIZON_DAYS and
+LICENSE_TYPES_REQUIRED.
 """
 
 import builtins
@@ -39,9 +40,9 @@ from integration.sync.models import ResourceKind, SyncState
 from licenses.choices import LicenseType, ReviewStatus
 from licenses.models import LicenseRequest
 
-#: OURS: rates and availability must be at the hub for this many days from today (Korea time) on.
+#: OURS (decision 0019): rates and availability must be at the hub for this many days from today (Korea time) on.
 ARI_HORIZON_DAYS = 365
-#: OURS: a property goes live with a confirmed request of each of these license types.
+#: OURS (decision 0019): a property goes live with a confirmed request of each of these license types.
 LICENSE_TYPES_REQUIRED = (LicenseType.PERMIT, LicenseType.BUSINESS)
 #: At most this many objects are named (and linked) in one item's reason; the others are counted.
 NAMED_MAX = 5

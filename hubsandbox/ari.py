@@ -1,4 +1,4 @@
-"""Rates, business days and availability at the sandbox hub (operations 14 and 15; hub-contract.md section 2).
+"""Rates, business days and availability at the sandbox hub (operations 14 and 15; decision 0006).
 
 POST .../roomtypes/{rid}/rateplans/{rpid}/ari
     {"rates": [{"from", "to", "rate" | "rate_modify", "business_day"}, ...],
@@ -31,11 +31,11 @@ from .models import COMMON_CHANNEL, RateplanModelType, SandboxAvailDay, SandboxR
 from .validation import Field, ValidationError, array, boolean, date_string, integer, obj
 
 KOREA = ZoneInfo("Asia/Seoul")
-#: Dates from today (Korea time) to today + WINDOW_DAYS are accepted (contract section 2).
+#: Dates from today (Korea time) to today + WINDOW_DAYS are accepted (decision 0006).
 WINDOW_DAYS = 730
-#: At most this many entries per request, common and per channel together (contract section 2).
+#: At most this many entries per request, common and per channel together (decision 0006).
 MAX_ENTRIES = 1000
-#: Sandbox limits (OURS): amounts are stored as doubles, exact to well beyond this magnitude; counts
+#: Sandbox limits (OURS, decision 0021): amounts are stored as doubles, exact to well beyond this magnitude; counts
 #: and channel ids as 32-bit database integers.
 MAX_AMOUNT = 10**15
 MAX_INTEGER = 2**31 - 1

@@ -1,11 +1,11 @@
-"""Sales channels at the sandbox hub (operations 21-30; hub-contract.md section 1 and its answers).
+"""Sales channels at the sandbox hub (operations 21-30; decision 0009).
 
 The hub lists its channels (hub or cms type). A property's status on a channel follows its latest open
 request: none is `closed`, pending is `requested`, approved is `open`, rejected is `rejected`. A request
 is reviewed by the sandbox's admin (approve, or reject with a reason), or by itself once it is
 HUB_SANDBOX_CHANNEL_REVIEW_SECONDS old, as the channel's `auto_review` says: the review is applied
 lazily, whenever a channel operation of that property is answered. Sales settings (27-28) are a
-merge-patch (top-level keys; maps replace whole, as every patch of the contract) of
+merge-patch (top-level keys; maps replace whole, as every patch, decision 0003) of
 {on_sale, roomtypes, rateplans}; the mapping of a cms channel (29-30) is replaced by each PUT.
 """
 
@@ -24,9 +24,9 @@ from .validation import Field, ValidationError, array, boolean, obj, string
 
 KOREA = ZoneInfo("Asia/Seoul")
 COMMENT_MAX_LENGTH = 1000
-#: OURS: a cms account's id and property code, and a channel's code in a mapping: 1 to 40 characters.
+#: OURS (decision 0009): a cms account's id and property code, and a channel's code in a mapping: 1 to 40 characters.
 CODE_MAX_LENGTH = 40
-#: OURS: what a property newly open on a channel sells there: nothing until it turns on_sale on (a cms
+#: OURS (decision 0009): what a property newly open on a channel sells there: nothing until it turns on_sale on (a cms
 #: channel needs its mapping first); a room type or rate plan absent from its map is on sale.
 DEFAULT_SETTINGS = {"on_sale": False, "roomtypes": {}, "rateplans": {}}
 DEFAULT_MAPPINGS: dict[str, list[dict[str, str]]] = {"roomtypes": [], "rateplans": []}
@@ -160,7 +160,7 @@ _OPEN_REQUEST = obj(
 
 def open_request_create(*, property_id: str, channel_id, body: dict) -> SandboxOpenRequest:
     """POST /properties/{pid}/channels/{channel_id}/open-requests: a pending request. A cms channel needs
-    cms_account (400), a hub channel takes none (400, OURS); a property already open on the channel or
+    cms_account (400), a hub channel takes none (400, OURS, decision 0009); a property already open on the channel or
     with a pending request there answers 409."""
     selectors.property_get(property_id)
     channel = channel_get(channel_id)
@@ -323,7 +323,7 @@ def _mapping_entries(known: set, id_key: str, what: str):
             if item[id_key] not in known:
                 _fail(f"{path}[{index}].{id_key}", f"no {what} {item[id_key]!r} in this property")
             if item[id_key] in seen:
-                # OURS: one code per room type or rate plan on a channel.
+                # OURS (decision 0021): one code per room type or rate plan on a channel.
                 _fail(f"{path}[{index}].{id_key}", f"{item[id_key]!r} appears more than once")
             seen.add(item[id_key])
         return entries

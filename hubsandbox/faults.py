@@ -18,7 +18,7 @@ Settlement (operations 19-20): `settlement_drift_rate` is the share of the sales
 settlement record will differ from what the vendor answered, each by one kind drawn from
 `settlement_drift` ("amount|status|unknown|unsent": another amount, another status, an extra record of a
 booking the vendor never received, the sale left out of the lists); `settlement_page_size` makes the
-list answer fewer records per page than asked, as the contract allows the hub to.
+list answer fewer records per page than asked, as decision 0007 allows the hub to.
 
 Dropped connections: the sandbox shuts down the client's socket (SHUT_RDWR) from the view and lets the
 server's write of the answer fail. The socket is reached through what the server puts in the WSGI

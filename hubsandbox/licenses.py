@@ -1,4 +1,4 @@
-"""License requests at the sandbox hub (operations 16-18; spec "License request", hub-contract.md section 5).
+"""License requests at the sandbox hub (operations 16-18; spec "License request", decision 0016).
 
 Submissions are validated rule by rule as the spec states them, each failure a 400 whose message names
 the field: the business registration number's check digit, dates not in the future in Korea time, the
@@ -55,10 +55,10 @@ BUSINESS_TYPES = ("corporation", "personal")
 #: Required for a corporation, optional for a sole proprietor (personal).
 CORPORATION_FIELDS = ("name", "address", "industry", "category")
 COMMENT_MAX_LENGTH = 16000
-#: OURS: at most 10 MiB before base64.
+#: OURS (decision 0016): at most 10 MiB before base64.
 MAX_FILE_BYTES = 10 * 1024 * 1024
 _MAX_FILE_BASE64 = 4 * ((MAX_FILE_BYTES + 2) // 3)
-#: OURS: the list's limit, by default and at most (as for the settlement list).
+#: OURS (decision 0007): the list's limit, by default and at most (as for the settlement list).
 LIST_DEFAULT_LIMIT = 100
 LIST_MAX_LIMIT = 1000
 #: SPEC: the reason given to a request that a newer one of the same document replaced.
@@ -91,7 +91,7 @@ def past_date(value, path):
 
 
 def business_number_valid(digits: str) -> bool:
-    """Whether ten digits carry a valid check digit (hub-contract.md section 5)."""
+    """Whether ten digits carry a valid check digit (decision 0016)."""
     values = [int(digit) for digit in digits]
     total = sum(weight * value for weight, value in zip(_CHECK_WEIGHTS, values, strict=False))
     total += values[8] * 5 // 10
@@ -292,7 +292,7 @@ def license_submit(*, property_id: str, body: dict) -> SandboxLicense:
     """POST /gds/vendor/properties/{pid}/licenses: a new pending request; the property's earlier pending
     requests of the same type are rejected as superseded by it.
 
-    OURS (the spec leaves "which prior statuses a resubmission affects" open): only pending ones; a
+    OURS, decision 0016 (the spec leaves "which prior statuses a resubmission affects" open): only pending ones; a
     confirmed or rejected request keeps its review. Superseding adds a history entry, as a review does.
     """
     selectors.property_get(property_id)

@@ -180,7 +180,7 @@ class SandboxRequest(models.Model):
         return f"{self.method} {self.path} -> {self.response_status or '-'}"
 
 
-# --- Rates, business days and availability (hub-contract.md section 2) -----------------------------
+# --- Rates, business days and availability (decision 0006) -----------------------------------------
 
 #: channel_id of the values common to all channels. Hub channel ids are >= 1; storing 0 rather than null
 #: lets one unique constraint (and the upserts that rely on it) cover the common values too.
@@ -243,7 +243,7 @@ class SandboxAvailDay(models.Model):
         return f"{self.roomtype_id}/{self.channel_id or '-'}/{self.date}"
 
 
-# --- Licenses (hub-contract.md section 5) ------------------------------------------------------------
+# --- Licenses (decision 0016) ------------------------------------------------------------------------
 
 
 class SandboxLicense(models.Model):
@@ -308,7 +308,7 @@ class SandboxLicenseHistory(models.Model):
         return f"#{self.license_id} {self.status}"
 
 
-# --- Bookings the sandbox sold as the hub (hub-contract.md section 3; operation 19) ------------------
+# --- Bookings the sandbox sold as the hub (decision 0011; operation 19) ------------------------------
 
 
 class SettlementDrift(models.TextChoices):
@@ -368,7 +368,7 @@ class SandboxSale(models.Model):
         return f"{self.vendor_booking_number} ({self.status})"
 
 
-# --- Sales channels (hub-contract.md section 1, operations 21-30) -----------------------------------
+# --- Sales channels (decision 0009, operations 21-30) -----------------------------------------------
 
 
 class SandboxChannel(models.Model):

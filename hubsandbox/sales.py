@@ -178,7 +178,7 @@ def extra_charges(rateplan: SandboxRateplan, *, adults: int, nights: int) -> int
 def create_body(
     rateplan, *, checkin, nights, amounts, adults, channel_id=1, channel_name="Sandbox channel", unmapped=False
 ):
-    """The create body the hub sends for one room (contract section 3); without rateplan_id when
+    """The create body the hub sends for one room (decision 0011); without rateplan_id when
     unmapped (the spec: "omitted for bookings with no mapping")."""
     number = uuid.uuid4().hex[:12].upper()
     amount = sum(item["amount"] for item in amounts) + extra_charges(rateplan, adults=adults, nights=nights)

@@ -23,7 +23,7 @@ from .validation import (
 
 # What a resource holds for the fields its create body left out. The spec's read shapes require
 # status, the tag lists, photos and (for models) type and refundable, but its create bodies require
-# only id (and i18n for models); these defaults are OURS.
+# only id (and i18n for models); these defaults are OURS (decision 0021).
 PROPERTY_DEFAULTS = {
     "status": "enabled",
     "i18n": [],
@@ -121,8 +121,8 @@ def roomtype_update(*, property_id: str, roomtype_id: str, body: dict) -> Sandbo
 
 def _refuse_without_one_standalone(prop: SandboxProperty):
     """SPEC: "each property must have exactly one standalone model". A property cannot have one from its
-    creation, so the hub checks it where it matters (OURS): when a rate plan arrives, since a plan's rates
-    are the standalone plan's or a difference against them. A second standalone is refused on its own
+    creation, so the hub checks it where it matters (OURS, decision 0021): when a rate plan arrives, since a plan's
+    rates are the standalone plan's or a difference against them. A second standalone is refused on its own
     (below); the role may still move from one model to another, by a PATCH of each."""
     if not prop.rateplan_models.filter(type=RateplanModelType.STANDALONE).exists():
         raise ValidationError(
@@ -178,7 +178,7 @@ def rateplan_create(*, property_id: str, roomtype_id: str, body: dict) -> Sandbo
     """POST /gds/vendor/properties/{pid}/roomtypes/{rid}/rateplans.
 
     Rate plan ids are unique within the property (the hub's channel settings name rate plans by id per
-    property), and a room type has one rate plan per model (a rate plan is their combination): OURS.
+    property), and a room type has one rate plan per model (a rate plan is their combination): OURS (decision 0021).
     """
     with transaction.atomic():
         prop = selectors.property_get(property_id, for_update=True)

@@ -2,8 +2,8 @@
 list (GET /gds/vendor/bookings, operation 20) of the sales it stored, and the differences the fault
 setting puts between its records and the vendor's bookings.
 
-Decisions where the spec is silent (hub-contract.md, ops 19-20; the staff guide's "Does the money add up?",
-docs/staff/owner.md):
+Decisions where the spec is silent (decision 0008 and decision 0021; the staff guide's "Does the money add
+up?", docs/staff/owner.md):
 - net_price is the booking's total minus the sandbox's fee (FEE_PERCENT), sent so in the create body;
 - the refund after a cancel is the percent of the refund policy still ahead at the time of the cancel
   (0 when none is, or the booking is not refundable); charged_amount = total_amount - refund_amount;

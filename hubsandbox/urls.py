@@ -1,6 +1,6 @@
 """URLs of the hub sandbox, mounted at /sandbox/ when HUB_SANDBOX_ENABLED is set.
 
-The paths are the hub's (hub-contract.md, section 1) without the base URL, routed as sent (paths.py).
+The paths are the hub's (decision 0001) without the base URL, routed as sent (paths.py).
 The catch-all must stay last: it answers any other path with the hub's JSON 404.
 """
 

@@ -9,8 +9,8 @@ Null (RFC 7396: remove the member) is accepted only where the spec marks a field
 settings.extra_adult_price, and a rate plan model's sale_from, sale_to, min_los, max_los and channels.
 Anywhere else null is refused, as the spec's "null clears where the schema allows null" has it: a map or
 array is cleared by sending it empty, a plain text by an empty string, and a field with a format (email,
-phone, checkin, website, a room type's size or stays...) cannot be cleared once set (hub-contract.md
-section 1).
+phone, checkin, website, a room type's size or stays...) cannot be cleared once set
+(decision 0004).
 """
 
 import json

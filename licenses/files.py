@@ -27,7 +27,7 @@ from pypdf.errors import PyPdfError
 
 from .choices import FileFormat
 
-#: OURS (hub-contract.md section 5): at most 10 MiB before base64.
+#: OURS (decision 0016): at most 10 MiB before base64.
 MAX_FILE_BYTES = 10 * 1024 * 1024
 #: Enough of the start of a file to tell its format (a PNG needs 33 bytes: signature and IHDR chunk).
 HEAD_BYTES = 64

@@ -36,7 +36,7 @@ from .signals import license_reviewed
 
 logger = logging.getLogger(__name__)
 
-#: Requests asked per page of the hub's list (OURS: the hub's paged lists allow up to 1000).
+#: Requests asked per page of the hub's list (OURS, decision 0007: the hub's lists allow up to 1000).
 LIST_PAGE_SIZE = 100
 #: The Celery task that refreshes one property's requests (licenses.tasks), queued by name: the tasks
 #: call these services, which never import them back.

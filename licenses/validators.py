@@ -1,5 +1,5 @@
 """Validators of license fields: the business registration number's check digit, and dates that may not
-be in the future in Korea (hub-contract.md section 5). Shared by the model, the forms and the services."""
+be in the future in Korea (decision 0016). Shared by the model, the forms and the services."""
 
 import re
 

@@ -1,5 +1,5 @@
 """The booking answer of the vendor API: the create body's names plus vendor_booking_number, status,
-confirmed_at, canceled_at and updated_at; optional fields with no value are omitted (contract section 3)."""
+confirmed_at, canceled_at and updated_at; optional fields with no value are omitted (decision 0011)."""
 
 import datetime
 from decimal import Decimal

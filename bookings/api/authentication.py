@@ -1,5 +1,5 @@
 """Who may call the vendor API: the hub, proven by its bearer token and a Standard Webhooks signature
-over the raw body (contract section 4). Runs before the body is parsed; any failure is 403 code 2000.
+over the raw body (decision 0015). Runs before the body is parsed; any failure is 403 code 2000.
 A body over MAX_BODY_BYTES is refused with 400 code 3000 before it is read, once the token and the
 signature headers are right."""
 

@@ -1,4 +1,4 @@
-"""The vendor API's input limits (OURS: the contract leaves them open), in one place. Anything outside
+"""The vendor API's input limits (OURS, decision 0013), in one place. Anything outside
 them answers 400 code 3000 before a row is written; README's Vendor API section documents them."""
 
 import datetime
@@ -23,7 +23,7 @@ EARLIEST_DATETIME = datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)
 LATEST_DATETIME = datetime.datetime(2100, 1, 1, tzinfo=datetime.UTC)
 
 #: A check-in (Korea date) from yesterday, for a guest arriving after midnight, to the last day the hub
-#: sells (today + 730 days, contract section 2); also the window of the refund-policy query.
+#: sells (today + 730 days, decision 0006); also the window of the refund-policy query.
 CHECKIN_EARLIEST_DAYS = -1
 CHECKIN_LATEST_DAYS = WINDOW_DAYS
 

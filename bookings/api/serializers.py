@@ -1,4 +1,4 @@
-"""Input validation of the vendor API (contract section 3); any failure answers 3000."""
+"""Input validation of the vendor API (decision 0011); any failure answers 3000."""
 
 import datetime
 from decimal import Decimal
@@ -91,7 +91,7 @@ class TextField(serializers.CharField):
 
 
 def _refuse_non_numbers(field: serializers.Field[Any, Any, Any, Any], data: Any) -> None:
-    # DRF reads "7" as 7; the contract's numbers are JSON numbers, and true is no number at all.
+    # DRF reads "7" as 7; the body's numbers are JSON numbers (decision 0013), and true is no number at all.
     if isinstance(data, bool) or not isinstance(data, int | float):
         field.fail("invalid")
 

@@ -34,7 +34,7 @@ class Category(models.TextChoices):
     OURS_ONLY = "ours_only", _("Here, not at the hub")
 
 
-#: OURS, in this one place (the spec shows no booking status values; the contract names ours only): the
+#: OURS (decision 0008), in this one place (the spec shows no booking status values, and names ours only): the
 #: words the hub's booking reads (the settlement list and the single booking) may use for a booking's
 #: status, as ours. Ours are understood too; a word not listed stays as the hub wrote it, and differs.
 HUB_STATUSES = {

@@ -1,5 +1,5 @@
 """The hub's booking reads: one booking (operation 19) and the settlement list (operation 20), read page by
-page as the contract says (advance offset by the records received until it reaches count)."""
+page as decision 0007 says (advance offset by the records received until it reaches count)."""
 
 import time
 from collections.abc import Iterator

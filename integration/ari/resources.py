@@ -1,6 +1,6 @@
 """Rates, business days and availability as kinds of hub resource: one request per rate plan
 (POST .../ari) or room type (POST .../ari/avails) for the days marked dirty, runs of equal days as one
-entry, split at the contract's entry limit."""
+entry, split at the entry limit of decision 0006."""
 
 from collections import defaultdict
 from collections.abc import Callable

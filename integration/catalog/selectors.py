@@ -203,7 +203,7 @@ class HubCodes:
 
     A code the table maps becomes its hub code; any other goes as it is. A code whose hub code the
     latest catalog lacks is unknown: it is listed in unknown ({field: [our codes]}) and the sync refuses
-    to send the resource (integration.content.resources). OURS: before the catalog was first fetched
+    to send the resource (integration.content.resources). OURS (decision 0018): before the catalog was first fetched
     nothing can be judged, so codes go as they are (mapped ones mapped) and the hub is the judge; the
     go-live checklist fails until the catalog is fetched.
     """

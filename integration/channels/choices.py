@@ -6,7 +6,7 @@ from django.utils.translation import pgettext_lazy
 
 
 class ChannelStatus(models.TextChoices):
-    """A property's status on a channel, as the hub answers it (contract operation 23)."""
+    """A property's status on a channel, as the hub answers it (decision 0009, operation 23)."""
 
     CLOSED = "closed", pgettext_lazy("channel status", "Closed")
     REQUESTED = "requested", pgettext_lazy("channel status", "Requested")
@@ -15,7 +15,7 @@ class ChannelStatus(models.TextChoices):
 
 
 class RequestStatus(models.TextChoices):
-    """The hub's review of an open request (contract operations 24-26)."""
+    """The hub's review of an open request (decision 0009, operations 24-26)."""
 
     PENDING = "pending", pgettext_lazy("open request", "Pending")
     APPROVED = "approved", pgettext_lazy("open request", "Approved")

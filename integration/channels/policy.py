@@ -1,6 +1,6 @@
-"""How we sell on a channel, where the hub's spec is silent (OURS): the business decisions the channel
+"""How we sell on a channel, where the hub's spec is silent (OURS (decision 0009)): the business decisions the channel
 models, the channel services and the vendor API's booking create apply. The hub's paths and bodies are
-integration.hub.payloads' (hub-contract.md section 1)."""
+integration.hub.payloads' (decision 0001)."""
 
 #: A cms channel sells a rate plan only once both it and its room type have a channel code in the mapping
 #: (the channel cannot name them otherwise).

@@ -55,7 +55,7 @@ _STATUS_OF_REVIEW: dict[str | None, str] = {
 
 
 class ChannelAnswerInvalid(HubError):
-    """The hub answered 2xx with something that is not the contract's channel list or statuses."""
+    """The hub answered 2xx with something that is not the channel list or statuses of decision 0009."""
 
 
 # --- The hub's channel list ----------------------------------------------------------------------

@@ -189,7 +189,7 @@ class HubContentAdmin(PlainActionCheckboxMixin, AuditedAdminMixin, PropertyScope
 
     @admin.display(description=_("kept by the hub"))
     def hub_keeps(self, obj):
-        """The fields the hub cannot clear (hub-contract.md section 1), named on the screen."""
+        """The fields the hub cannot clear (decision 0004), named on the screen."""
         kept = HUB_KEEPS.get(ResourceKind(KIND_OF_MODEL[self.model]), ())
         names = [str(self.model._meta.get_field(name).verbose_name) for name in kept]
         return _(

@@ -242,7 +242,7 @@ def _finish(check: DriftCheck, status: str, read: int, differences: list[DriftDi
 def drift_resend(*, check: DriftCheck, difference_ids: list[int] | None = None) -> int:
     """Re-send (ours wins) the resources of the check's differences not re-sent yet, or of only those
     difference_ids: each resource's whole current state at its next send, clearing what the hub holds and
-    we do not as far as the contract allows, or re-created when the hub lost it. Returns how many resources."""
+    we do not as far as decision 0004 allows, or re-created when the hub lost it. Returns how many resources."""
     with transaction.atomic():
         rows = check.differences.filter(resent_at__isnull=True).select_related("state")
         if difference_ids is not None:

@@ -1,4 +1,4 @@
-"""The hub API client: one requests.Session per process, the contract's Authorization header,
+"""The hub API client: one requests.Session per process, the Authorization header of decision 0002,
 connect and read timeouts, and typed errors that carry the hub's status and message."""
 
 import email.utils

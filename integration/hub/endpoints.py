@@ -1,7 +1,7 @@
-"""Every hub API path in one table (hub-contract.md section 1).
+"""Every hub API path in one table (decision 0001).
 
-The spec leaves the leading segments of several paths unshown; the contract fills them in (marked OURS
-there). Correcting one to the operator's real documentation is a change to this file only.
+The spec leaves the leading segments of several paths unshown; we fill them in as decision 0001 says.
+Correcting one to the operator's real documentation is a change to this file only.
 """
 
 from dataclasses import dataclass
@@ -11,7 +11,7 @@ from urllib.parse import quote
 PREFIX = "/gds/vendor"
 
 #: The hub takes dates of rates, availability and stays from today (Korea time) to today + 730 days
-#: (contract section 2).
+#: (decision 0006).
 WINDOW_DAYS = 730
 
 
@@ -28,7 +28,7 @@ class Endpoint:
         return PREFIX + self.template.format(**{key: quote(str(value), safe="") for key, value in params.items()})
 
 
-#: OURS: the characters a vendor id may hold (the spec: "ids are strings of at most 40 characters"). An
+#: OURS (decision 0017): the characters a vendor id may hold (the spec: "ids are strings of at most 40 characters"). An
 #: id is a segment of the hub's paths, so it holds letters and digits (of any script), "-", "_" and ".",
 #: and starts with a letter or a digit (an id "." or ".." would vanish from a path as a dot-segment).
 #: Forms, the admin and CSV files refuse any other; an id stored before the rule still reaches the hub,
@@ -72,6 +72,6 @@ CHANNEL_SETTINGS_READ = Endpoint("channel_settings.read", "GET", _P + "/channels
 CHANNEL_SETTINGS_UPDATE = Endpoint("channel_settings.update", "PATCH", _P + "/channels/{channel_id}/settings")
 CHANNEL_MAPPINGS_READ = Endpoint("channel_mappings.read", "GET", _P + "/channels/{channel_id}/mappings")
 CHANNEL_MAPPINGS_REPLACE = Endpoint("channel_mappings.replace", "PUT", _P + "/channels/{channel_id}/mappings")
-#: OURS (contract op 20): the settlement list's limit defaults to 100 and is at most this; the hub may answer
+#: OURS (decision 0007): the settlement list's limit defaults to 100 and is at most this; the hub may answer
 #: fewer records than asked, so a reader advances offset by the records received until it reaches count.
 SETTLEMENT_MAX_LIMIT = 1000

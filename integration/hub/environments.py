@@ -2,7 +2,7 @@
 and where each one's base URL and token are configured. Which one is active is in the database
 (models.HubConnection).
 
-Contract section 1: staging and production are two base URLs with two tokens, and what we know of one hub
+Decision 0005: staging and production are two base URLs with two tokens, and what we know of one hub
 never carries over to the other (integration.sync.services.switch starts everything over at the new one).
 """
 

@@ -1,10 +1,10 @@
-"""Every body the hub takes or answers, in one place (one file to correct when the contract changes):
+"""Every body the hub takes or answers, in one place (one file to correct when a decision record changes):
 our models as the hub's JSON bodies, the hub's answers read back, and the RFC 7396 merge-patch between
 two bodies. The areas and apps hand their instances in; nothing here imports them.
 
 Each build_* function returns the full body the hub should hold for a resource (its create body).
 patch_body() turns the last acknowledged body and the current one into the PATCH to send, clearing
-what we no longer hold as the contract says (see "Clearing a field at the hub" below).
+what we no longer hold as decision 0004 says (see "Clearing a field at the hub" below).
 """
 
 import contextlib
@@ -61,7 +61,7 @@ def _i18n(translations: Iterable["Translation"], fields: list[str]) -> list[Body
 
 
 def hub_uri(url: str) -> str:
-    """A URL as the hub's URI fields take it (OURS, contract section 1): an IRI such as
+    """A URL as the hub's URI fields take it (OURS, decision 0017): an IRI such as
     https://img.example.com/객실.jpg goes as the URI it stands for (RFC 3987 3.1): a non-ASCII host in IDNA
     (punycode), every other non-ASCII character percent-encoded as UTF-8. An ASCII URL goes as it is."""
     if not url or url.isascii():
@@ -204,11 +204,11 @@ def merge_patch(old: Body, new: Body) -> Body:
     return patch
 
 
-# --- Clearing a field at the hub (hub-contract.md section 1) -------------------------------------
+# --- Clearing a field at the hub (decision 0004) -------------------------------------------------
 #
 # Our bodies leave out an optional field we hold no value for. Where the hub may hold one (we sent it
 # before; or we do not know what the hub holds: a full resync, the PATCH after a 409 on create, the drift
-# check's re-send), a PATCH clears it the one way the contract allows for its kind of field:
+# check's re-send), a PATCH clears it the one way decision 0004 allows for its kind of field:
 # - null, only where the spec marks the field nullable (NULLABLE; settings.extra_adult_price travels
 #   inside settings, always, as its number or null);
 # - a map or an array by sending it empty: our bodies always carry them whole (refunds {}, details {},
@@ -223,7 +223,7 @@ NULLABLE: dict[str, frozenset[str]] = {
     ResourceKind.RATE_PLAN_MODEL: frozenset({"sale_from", "sale_to", "min_los", "max_los", "channels"}),
 }
 #: The optional fields of each kind that the hub keeps once sent: emptied here, the hub still holds its
-#: last value (the contract's formatted fields). The content screens name them.
+#: last value (the formatted fields of decision 0004). The content screens name them.
 HUB_KEEPS = {
     ResourceKind.PROPERTY: ("email", "phone", "sms_phone", "checkin", "checkout", "website"),
     ResourceKind.ROOM_TYPE: ("min_stay", "max_stay", "size", "standard_capacity", "max_capacity"),
@@ -238,7 +238,7 @@ def patch_body(kind: str, old: Body | None, new: Body) -> Body:
     when the hub already holds new. old None means that what the hub holds is unknown: every field goes,
     and every nullable field we lack is cleared (a full resync).
 
-    A field we no longer hold is cleared as the contract says (above): null where the spec allows it;
+    A field we no longer hold is cleared as decision 0004 says (above): null where the spec allows it;
     a field the hub keeps is left out. The hub's patch bodies have no id; a rate plan's patch carries its
     status only (its model cannot change), and a rate plan model's patch always carries i18n, which the
     spec requires there.
@@ -280,7 +280,7 @@ def redact_body(body: Any) -> Any:
     return body
 
 
-#: OURS (contract section 2): at most this many range entries in one rates or availability request.
+#: OURS (decision 0006): at most this many range entries in one rates or availability request.
 MAX_ARI_ENTRIES = 1000
 
 
@@ -319,24 +319,24 @@ def build_ari_bodies(
     return bodies
 
 
-# --- Sales channels (contract operations 21-30) ----------------------------------------------------
+# --- Sales channels (decision 0009, operations 21-30) ----------------------------------------------
 #
 # Decisions where the spec is silent ("Fields of channel, channel open request, channel setting and
-# mapping records: not shown"), in one place; hub-contract.md section 1 fixes the paths and bodies:
-# - OURS: an open request for a hub channel carries no cms_account (the hub refuses it, 400); a cms
+# mapping records: not shown"), in one place; decision 0009 fixes the paths and bodies:
+# - OURS (decision 0009): an open request for a hub channel carries no cms_account (the hub refuses it, 400); a cms
 #   channel's account id and property code, and a channel code in a mapping, are 1 to 40 characters.
-# - OURS: the settings and mapping of a channel not open answer 409, as 27-28 do (29-30 too).
-# - OURS: a property newly open on a channel sells nothing there until on_sale is set; a room type or
+# - OURS (decision 0009): the settings and mapping of a channel not open answer 409, as 27-28 do (29-30 too).
+# - OURS (decision 0009): a property newly open on a channel sells nothing there until on_sale is set; a room type or
 #   rate plan absent from the settings' maps is on sale (the maps list the ones switched off, false).
-# - OURS: the settings PATCH is a top-level merge-patch like every other (maps travel whole).
-# - OURS: bookings from a channel the property is not open on, or that does not sell that rate plan,
+# - OURS (decision 0009): the settings PATCH is a top-level merge-patch like every other (maps travel whole).
+# - OURS (decision 0009): bookings from a channel the property is not open on, or that does not sell that rate plan,
 #   are refused with 4000 (no rooms available for booking), as a disabled rate plan is.
 # The business decisions on selling (a cms channel's mapping and bookings, when a booking reads the
 # channel statuses first) are the channels area's: integration.channels.policy.
 
 #: See above: the longest cms account id, property code and channel code.
 CHANNEL_CODE_MAX_LENGTH = 40
-#: OURS: the longest comment of an open request.
+#: OURS (decision 0009): the longest comment of an open request.
 CHANNEL_COMMENT_MAX_LENGTH = 1000
 
 

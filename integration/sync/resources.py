@@ -23,8 +23,8 @@ class PlanError(Exception):
 
 @dataclass(frozen=True)
 class Call:
-    """One request to the hub. if_exists is the call to make instead when the hub answers 409 (OURS:
-    the resource exists already), if_missing the one when it answers 404 (OURS: it does not know it)."""
+    """One request to the hub. if_exists is the call to make instead when the hub answers 409 (OURS, decision 0003:
+    the resource exists already), if_missing the one when it answers 404 (OURS, decision 0003: it does not know it)."""
 
     endpoint: endpoints.Endpoint
     params: dict

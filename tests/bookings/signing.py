@@ -1,4 +1,4 @@
-"""Calls to the vendor API signed the way the hub signs them (contract section 4)."""
+"""Calls to the vendor API signed the way the hub signs them (decision 0015)."""
 
 import base64
 import hashlib

@@ -60,7 +60,7 @@ class Answer:
     sent_at: float
     operation: str
     status: int | None
-    code: str | None  # the contract's error code ("1000", ...), None for a booking
+    code: str | None  # the error code of decision 0012 ("1000", ...), None for a booking
 
     @property
     def crashed(self):
@@ -72,7 +72,7 @@ class Answer:
 
     @property
     def follows_contract(self):
-        """A booking (200), or one of the contract's refusals; never a crash (1000), a 5xx or no answer."""
+        """A booking (200), or one of the refusals of decision 0012; never a crash (1000), a 5xx or no answer."""
         return not (self.crashed or self.broken)
 
 

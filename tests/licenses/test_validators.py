@@ -31,7 +31,7 @@ def single_digit_changes(number):
 
 
 def reference_is_valid(digits):
-    """The check as hub-contract.md section 5 states it, written out independently of the product."""
+    """The check as decision 0016 states it, written out independently of the product."""
     d = [int(c) for c in digits]
     total = d[0] * 1 + d[1] * 3 + d[2] * 7 + d[3] * 1 + d[4] * 3 + d[5] * 7 + d[6] * 1 + d[7] * 3 + d[8] * 5
     total += (d[8] * 5) // 10

@@ -242,12 +242,12 @@ def _exchange(state: SyncState, client: HubClient, call: Call, *, renew: bool = 
         response = client.call(call.endpoint, path_params=call.params, body=call.body)
     except HubError as exc:
         if isinstance(exc, HubHTTPError) and exc.status == 409 and call.if_exists:
-            # OURS: 409 on create means the hub has it already; continue with the update.
+            # OURS (decision 0003): 409 on create means the hub has it already; continue with the update.
             _record(state, call, path, exc.status, exc.message, SyncAttempt.Outcome.SUCCESS, exc.duration_ms)
             _same_hub(state).update(known_to_hub=True)
             return _exchange(state, client, call.if_exists)
         if isinstance(exc, HubHTTPError) and exc.status == 404 and call.if_missing:
-            # OURS: 404 on update means this hub does not know the resource (a new hub environment, or
+            # OURS (decision 0003): 404 on update means this hub does not know the resource (a new hub environment, or
             # lost on its side): create it instead.
             _record(state, call, path, exc.status, exc.message, SyncAttempt.Outcome.SUCCESS, exc.duration_ms)
             _same_hub(state).update(known_to_hub=False)

@@ -3,7 +3,7 @@ deep nesting, bodies far over the limit (also unsigned), bodies that are not UTF
 dates at the edges of what Python and the databases hold, unbounded or mismatched arrays, unicode and NUL
 bytes in every string, wrong types, unknown ids, negative, zero, huge and overlong values, duplicate keys.
 
-Each call answers the contract's status and exact body, takes no path that logs an unexpected error,
+Each call answers the status and exact body of decision 0012, takes no path that logs an unexpected error,
 is logged, and leaves every booking and every room type's availability as it was."""
 
 import datetime

@@ -1,5 +1,5 @@
 """The vendor API's replay check lives in the database, beside the bookings: a webhook-id is refused a
-second time even after the cache (Redis) restarted empty, every operation answers as the contract says
+second time even after the cache (Redis) restarted empty, every operation answers as decision 0012 says
 while the cache cannot be reached, and an hourly purge drops the ids no call can carry any more."""
 
 import datetime

@@ -235,7 +235,7 @@ def test_property_list_shows_sync_state_without_a_query_per_row(client, superuse
 
 
 def test_the_screens_name_the_fields_the_hub_keeps(manager_client, property_a, settings):
-    """Contract section 1: a field with a format cannot be cleared at the hub, and the screen says so."""
+    """Decision 0004: a field with a format cannot be cleared at the hub, and the screen says so."""
     settings.LANGUAGE_CODE = "en"
     room_type = RoomTypeFactory(property=property_a)
 

@@ -1,4 +1,4 @@
-"""The vendor id rule (OURS, integration.hub.endpoints.VENDOR_ID_PATTERN): letters, digits, "-", "_" and
+"""The vendor id rule (OURS, decision 0017, integration.hub.endpoints.VENDOR_ID_PATTERN): letters, digits, "-", "_" and
 ".", starting with a letter or a digit, refused with a clear message on every content screen, in English
 and Korean; and the spec's single-line address and refund keys, refused before anything is sent."""
 

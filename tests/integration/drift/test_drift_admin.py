@@ -81,7 +81,7 @@ def test_resend_one_row_resends_its_resource_whole_and_clears_what_the_hub_added
     state = email_row.state
     state.refresh_from_db()
     # Pending again, with nothing taken as acknowledged: the next send is a full PATCH that clears what we
-    # lack as far as the contract lets it (integration.hub.payloads.patch_body).
+    # lack as far as decision 0004 lets it (integration.hub.payloads.patch_body).
     assert (state.status, state.version, state.acked_body) == (SyncStatus.PENDING, 2, None)
     assert check.differences.filter(resent_at__isnull=True).count() == 0  # both rows are this resource's
 

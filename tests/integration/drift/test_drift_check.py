@@ -93,7 +93,7 @@ def test_drift_changed_behind_our_back_is_found_and_repaired(worker, hub, settin
         assert_hub_holds(obj)
     assert hub.get_resource("property", "prop-a")["refunds"] == {}  # a map is cleared by sending it empty
     assert "sale_to" not in hub.get_resource("rateplan_model", "prop-a", package.vendor_id)  # null, nullable
-    # A URI cannot be cleared at the hub (hub-contract.md section 1): it keeps its value.
+    # A URI cannot be cleared at the hub (decision 0004): it keeps its value.
     assert hub.get_resource("property", "prop-a")["website"] == "https://hub.example"
     sent = SyncAttempt.objects.order_by("pk")[attempts_before:]
     assert sorted((a.method, a.path.rsplit("/", 1)[-1]) for a in sent) == sorted(

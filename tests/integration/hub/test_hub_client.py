@@ -1,4 +1,4 @@
-"""The hub client: the contract's Authorization header, timeouts, typed errors, no token in logs."""
+"""The hub client: the Authorization header of decision 0002, timeouts, typed errors, no token in logs."""
 
 import logging
 import threading

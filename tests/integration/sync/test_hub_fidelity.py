@@ -1,6 +1,6 @@
 """Issue 24, the content side: what we send is what the spec lets the hub take, against the strict sandbox
-over real HTTP. A full resync and the PATCH after a 409 clear what the hub holds and we do not, as the
-contract's section 1 says; ids holding "/" and URLs holding Korean reach the hub; a property's package
+over real HTTP. A full resync and the PATCH after a 409 clear what the hub holds and we do not, as
+decision 0004 says; ids holding "/" and URLs holding Korean reach the hub; a property's package
 models and rate plans wait for its standalone model."""
 
 import io
@@ -89,7 +89,7 @@ def test_a_full_resync_leaves_the_hub_holding_exactly_our_content(hub):
         assert_hub_holds(obj)
     for obj in (room_type, standalone, package, *plans):
         assert extra_fields(hub, obj) == set(), obj
-    # Only what the contract says the hub keeps stays: a URI cannot be cleared (the screen says so).
+    # Only what decision 0004 says the hub keeps stays: a URI cannot be cleared (the screen says so).
     assert extra_fields(hub, prop) == {"website"}
     assert hub.get_resource("property", "seochon")["email"] == "stay@example.com"
     assert_no_null_where_the_spec_forbids_it()

@@ -70,7 +70,7 @@ def test_nothing_changed_sends_nothing(hub, prop):
 
 
 def test_an_emptied_email_is_never_sent_as_null_and_the_hub_keeps_it(hub, prop):
-    """Contract section 1: a field with a format cannot be cleared at the hub (the screen says so)."""
+    """Decision 0004: a field with a format cannot be cleared at the hub (the screen says so)."""
     send(prop)
     prop.email = ""
     prop.save()
