@@ -55,7 +55,9 @@ def rateplan_get(roomtype: SandboxRoomtype, rateplan_id: str) -> SandboxRateplan
     return found
 
 
-def resource_get(kind: ResourceKind | str, *path_ids: str):
+def resource_get(
+    kind: ResourceKind | str, *path_ids: str
+) -> SandboxProperty | SandboxRoomtype | SandboxRateplanModel | SandboxRateplan:
     """The resource that the ids of its hub path name, in path order, e.g.
 
     ("p1",) for a property, ("p1", "r1") for a room type, ("p1", "m1") for a rate plan model,

@@ -119,7 +119,7 @@ def roomtype_update(*, property_id: str, roomtype_id: str, body: dict) -> Sandbo
 # --- Rate plan models --------------------------------------------------------------------------
 
 
-def _refuse_without_one_standalone(prop: SandboxProperty):
+def _refuse_without_one_standalone(prop: SandboxProperty) -> None:
     """SPEC: "each property must have exactly one standalone model". A property cannot have one from its
     creation, so the hub checks it where it matters (OURS, decision 0021): when a rate plan arrives, since a plan's
     rates are the standalone plan's or a difference against them. A second standalone is refused on its own
@@ -131,7 +131,7 @@ def _refuse_without_one_standalone(prop: SandboxProperty):
         )
 
 
-def _refuse_second_standalone(prop: SandboxProperty, model_id: str):
+def _refuse_second_standalone(prop: SandboxProperty, model_id: str) -> None:
     other = prop.rateplan_models.filter(type=RateplanModelType.STANDALONE).exclude(vendor_id=model_id).first()
     if other is not None:
         raise ValidationError(
@@ -221,7 +221,9 @@ def rateplan_update(*, property_id: str, roomtype_id: str, rateplan_id: str, bod
 # --- Changes behind the vendor's back ----------------------------------------------------------
 
 
-def hub_copy_alter(*, resource, patch: dict):
+def hub_copy_alter(
+    *, resource: SandboxProperty | SandboxRoomtype | SandboxRateplanModel | SandboxRateplan, patch: dict
+) -> SandboxProperty | SandboxRoomtype | SandboxRateplanModel | SandboxRateplan:
     """Change the hub's copy of a content resource as an operator at the hub might, behind the vendor's
     back: patch is merged as a PATCH would be (null removes a field) but without the hub's validation,
     and nothing tells the vendor. For the drift check's tests and demos."""

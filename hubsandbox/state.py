@@ -64,7 +64,7 @@ def forget_resource(kind: ResourceKind | str, *path_ids: str) -> None:
     """The hub loses a resource and what hangs below it (a model's rate plans too)."""
     resource = resource_get(kind, *path_ids)
     with transaction.atomic():
-        if ResourceKind(kind) is ResourceKind.RATEPLAN_MODEL:
+        if isinstance(resource, SandboxRateplanModel):
             resource.rateplans.all().delete()
         resource.delete()
 
