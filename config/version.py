@@ -1,12 +1,10 @@
-"""vendorhub's version, read from pyproject.toml's [project] version: the one place it is written."""
+"""The version in the admin's pages."""
 
-import tomllib
-from pathlib import Path
+from django.http import HttpRequest
 
-with (Path(__file__).resolve().parent.parent / "pyproject.toml").open("rb") as _file:
-    VERSION: str = tomllib.load(_file)["project"]["version"]
+from core.version import VERSION
 
 
-def version(request):
+def version(request: HttpRequest) -> dict[str, str]:
     """Context processor: `vendorhub_version`, shown in the admin's footer."""
     return {"vendorhub_version": VERSION}

@@ -31,12 +31,11 @@ from django.utils import timezone
 
 from core.background.heartbeat import heartbeat
 from core.models import Heartbeat, Job
+from core.version import VERSION
 from integration.hub.selectors import hub_environment_active
 from integration.sync.choices import SyncStatus
 from integration.sync.models import SyncState
 from licenses.files import license_storage
-
-from .releases import VERSION
 
 logger = logging.getLogger(__name__)
 

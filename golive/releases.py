@@ -1,11 +1,8 @@
-"""The product's version and the migration state of each release: a backup names both, a restore compares
+"""The migration state of each release: a backup names it with the version (core.version), a restore compares
 them with the code's, and the upgrade test migrates a database built at a release's state to today's."""
 
 from django.db import connections
 from django.db.migrations.executor import MigrationExecutor
-
-#: This code's version (CHANGELOG.md's newest heading once released).
-VERSION = "1.0.0"
 
 #: {release: {app label: its last migration}}: the schema each release shipped with. A release adds its
 #: line here; the upgrade test (tests/golive/test_upgrade.py) migrates from each one forward.

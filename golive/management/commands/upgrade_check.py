@@ -3,8 +3,9 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
+from core.version import VERSION
 from golive.backup import BACKUP_MAX_AGE, last_backup_at
-from golive.releases import VERSION, upgrade_plan
+from golive.releases import upgrade_plan
 
 
 class Command(BaseCommand):
