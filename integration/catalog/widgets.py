@@ -4,6 +4,8 @@ It reads without JavaScript; catalog_widgets.js adds searching and click-to-togg
 policy editor of content.widgets, adding and removing rows).
 """
 
+from typing import cast
+
 from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -43,7 +45,8 @@ class CatalogTagsWidget(forms.SelectMultiple):
         unknown = [code for code in value if code and code not in known]
         self.choices = catalog.choices(self.group, get_language()) if catalog else []
         if unknown:
-            self.choices.insert(0, (str(self.unknown_label), [(code, code) for code in unknown]))
+            # The label stays the lazy object itself: get_context finds the unknown group by identity.
+            self.choices.insert(0, (cast(str, self.unknown_label), [(code, code) for code in unknown]))
         return super().optgroups(name, value, attrs)
 
     def get_context(self, name, value, attrs):

@@ -1,7 +1,10 @@
 """What the migrations create beside the models' tables. The role groups and their permissions are checked
 in tests/integration/access/test_roles.py, the search's trigram index in tests/bookings/test_front_desk_lists.py."""
 
+import importlib
+
 import pytest
+from django.apps import apps as django_apps
 from django.db import connection
 
 from integration.hub.environments import HubEnvironment
@@ -10,7 +13,14 @@ from integration.hub.models import CONNECTION_PK, HubConnection
 
 @pytest.mark.django_db
 def test_migrate_creates_the_one_hub_connection_on_staging():
-    # A flush (a transactional test's teardown) removes the row: pytest-django runs such tests after this one.
+    initial = importlib.import_module("integration.migrations.0001_initial")
+    assert any(
+        getattr(operation, "code", None) is initial.create_connection for operation in initial.Migration.operations
+    )
+    # Run here rather than read what migrate left: a transactional test's flush, earlier on the same xdist
+    # worker, removes the row.
+    HubConnection.objects.all().delete()
+    initial.create_connection(django_apps, None)
     assert HubConnection.objects.get(pk=CONNECTION_PK).environment == HubEnvironment.STAGING
 
 
