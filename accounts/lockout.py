@@ -12,13 +12,3 @@ def lockout_response(request, original_response=None, credentials=None):
     return TemplateResponse(
         request, "admin/accounts/locked_out.html", {"minutes": minutes, "title": _("Login locked")}, status=429
     ).render()
-
-
-def client_ip(request):
-    """The address a login comes from: behind the load balancer (DJANGO_PROXY_COUNT proxies that append
-    to X-Forwarded-For) the entry the nearest trusted proxy added, else the connection's own address."""
-    count = settings.PROXY_COUNT
-    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
-    if count and len(forwarded) >= count:
-        return forwarded[-count]
-    return request.META.get("REMOTE_ADDR")

@@ -12,7 +12,8 @@ class VendorhubAdminConfig(AdminConfig):
 
 
 class VendorhubConfig(AppConfig):
-    """Project-wide wiring that belongs to no app: how database connections read values."""
+    """Project-wide wiring that belongs to no app: how database connections read values, and our deploy
+    checks."""
 
     name = "config"
     label = "vendorhub"
@@ -21,6 +22,7 @@ class VendorhubConfig(AppConfig):
     def ready(self):
         from django.db.backends.signals import connection_created
 
+        from . import checks  # noqa: F401 (registers the deploy checks)
         from .postgres import register_clamped_loaders
 
         connection_created.connect(register_clamped_loaders, dispatch_uid="vendorhub.clamped_loaders")

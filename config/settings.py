@@ -410,12 +410,13 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
-AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
+AXES_CLIENT_IP_CALLABLE = "core.client_address.client_address"
 # Quiet: no "AXES: BEGIN ..." banner at every manage.py, worker or web start, and the failure and lockout
 # lines name only what is counted (user name, address), not the browser's user agent too.
 AXES_VERBOSE = False
 #: Proxies in front of the web server that append the client's address to X-Forwarded-For (the load
-#: balancer in production): the lockout per address counts the address the nearest one saw.
+#: balancer in production; 0 without a proxy): the lockout, the vendor API's allow-list and its call log
+#: count the address the nearest one saw (core.client_address; `check --deploy` warns on an unlikely value).
 PROXY_COUNT = env.int("DJANGO_PROXY_COUNT", default=0 if DEBUG else 1)
 # The second factor (django-otp): the name authenticator apps show beside the account.
 OTP_TOTP_ISSUER = "vendorhub"

@@ -16,6 +16,8 @@ from django.http import HttpRequest
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
+from core.client_address import client_address
+
 from ..services import WEBHOOK_TIMESTAMP_TOLERANCE, webhook_first_use
 from .limits import MAX_BODY_BYTES
 
@@ -36,11 +38,13 @@ class BodyTooLarge(exceptions.ParseError):
 
 
 def _allowed_ip(request: HttpRequest) -> bool:
+    """Whether the client's address (behind DJANGO_PROXY_COUNT proxies: the one the nearest saw) is in
+    VENDOR_API_ALLOWED_IPS, or the list is empty."""
     networks = settings.VENDOR_API_ALLOWED_IPS
     if not networks:
         return True
     try:
-        address = ipaddress.ip_address(request.META.get("REMOTE_ADDR", ""))
+        address = ipaddress.ip_address(client_address(request))
     except ValueError:
         return False
     return any(address in ipaddress.ip_network(network, strict=False) for network in networks)

@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
+from core.client_address import client_address
 from core.metrics import vendor_api_call_observed
 
 from .. import selectors, services
@@ -107,7 +108,16 @@ def _log_call(request: HttpRequest, response: Response, duration_ms: int, bookin
     code = answer_code(response.data)
     operation = request.resolver_match.url_name if request.resolver_match else "unknown"
     vendor_api_call_observed(operation, code, duration_ms / 1000)
-    logger.info("vendor API %s answered %s %s in %d ms", operation, response.status_code, code or "ok", duration_ms)
+    address = client_address(request)
+    logger.info(
+        "vendor API %s answered %s %s in %d ms to %s",
+        operation,
+        response.status_code,
+        code or "ok",
+        duration_ms,
+        address,
+        extra={"client_address": address},
+    )
     InboundCall.objects.create(
         method=_storable(request.method or "", 10),
         path=_storable(request.get_full_path(), 500),
