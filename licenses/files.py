@@ -48,12 +48,16 @@ _PDF_HEADER = re.compile(rb"%PDF-[12]\.\d")
 #: sequences are all but impossible in compressed image data, any of them marks a polyglot): a page's or a
 #: script's tag, namespaced too (`<svg:script>`); any tag start with an event attribute (`<img/src onerror=`);
 #: a `javascript:` URL; a refresh that sends the browser elsewhere (`<meta http-equiv=refresh>`).
-_MARKUP = re.compile(
-    rb"<(?:[a-z][\w.-]*:)?(?:script|html|body|iframe|svg|!doctype|object|embed)[\s/>]"
-    rb"|<[a-z][\w:.-]*(?:[\s/][^<>]{0,1000}?)?[\s/\"']on[a-z]+\s*="
-    rb"|javascript\s*:"
-    rb"|<meta[\s/][^<>]{0,1000}?http-equiv",
-    re.IGNORECASE,
+#: Searched one by one in the file's lower-case copy: so each starts with a literal that the search skips
+#: to, and a 10 MiB file takes about a tenth of a second (one pattern, ignoring case, took 1.5 s).
+_MARKUP = tuple(
+    re.compile(pattern)
+    for pattern in (
+        rb"<(?:[a-z][\w.-]*:)?(?:script|html|body|iframe|svg|!doctype|object|embed)[\s/>]",
+        rb"<[a-z][\w:.-]*(?:[\s/][^<>]{0,1000}?)?[\s/\"']on[a-z]+\s*=",
+        rb"javascript\s*:",
+        rb"<meta[\s/][^<>]{0,1000}?http-equiv",
+    )
 )
 #: What a PDF may not carry (decision 0016 names the files the hub accepts: a license to look at, never a
 #: program): dictionary keys of scripts, auto-actions and attached files, and the kinds (/S) of actions that
@@ -108,6 +112,12 @@ _SNIFFERS = (
     (FileFormat.WEBP, _is_webp),
     (FileFormat.PDF, _is_pdf),
 )
+
+
+def _holds_markup(data):
+    """Whether data holds anything of _MARKUP, in any case."""
+    lowered = data.lower()
+    return any(pattern.search(lowered) for pattern in _MARKUP)
 
 
 def _ends_where_the_format_ends(data, file_format):
@@ -258,9 +268,7 @@ def license_content_check(data, file_format):
     frames hold at most MAX_IMAGE_PIXELS and decode within a budget, a PDF carries no script or action
     (each with its own ValidationError)."""
     if not (
-        _ends_where_the_format_ends(data, file_format)
-        and _MARKUP.search(data) is None
-        and _parses_as(data, file_format)
+        _ends_where_the_format_ends(data, file_format) and not _holds_markup(data) and _parses_as(data, file_format)
     ):
         raise ValidationError(
             _(
