@@ -21,10 +21,11 @@ from django.core.files.storage import FileSystemStorage
 from django.template.defaultfilters import filesizeformat
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
-from PIL import Image, ImageSequence
 from pypdf import PdfReader
 from pypdf.errors import PyPdfError
+from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject
 
+from . import imagecheck
 from .choices import FileFormat
 
 #: OURS (decision 0016): at most 10 MiB before base64.
@@ -32,15 +33,43 @@ MAX_FILE_BYTES = 10 * 1024 * 1024
 #: Enough of the start of a file to tell its format (a PNG needs 33 bytes: signature and IHDR chunk).
 HEAD_BYTES = 64
 
-#: An image larger than this is refused before it is decoded: a scan of an A4 page at 600 dpi has 35 million.
+#: An image larger than this, all its frames counted, is refused before it is decoded: a scan of an A4 page
+#: at 600 dpi has 35 million.
 MAX_IMAGE_PIXELS = 50_000_000
+#: The budget of an image's decoding (licenses.imagecheck, in a child process): well within the web
+#: worker's timeout, and room for one frame of MAX_IMAGE_PIXELS in RGBA with Pillow's working copies.
+DECODE_SECONDS = 10
+DECODE_MEMORY_BYTES = 1024 * 1024 * 1024
 
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _PNG_END = b"\x00\x00\x00\x00IEND\xaeB`\x82"
 _PDF_HEADER = re.compile(rb"%PDF-[12]\.\d")
 #: What a browser sniffing a file would take for a web page or a script, anywhere in the file (as such
-#: sequences are all but impossible in compressed image data, any of them marks a polyglot).
-_MARKUP = re.compile(rb"<(?:script|html|body|iframe|svg|!doctype|object|embed)[\s/>]", re.IGNORECASE)
+#: sequences are all but impossible in compressed image data, any of them marks a polyglot): a page's or a
+#: script's tag, namespaced too (`<svg:script>`); any tag start with an event attribute (`<img/src onerror=`);
+#: a `javascript:` URL; a refresh that sends the browser elsewhere (`<meta http-equiv=refresh>`).
+#: Searched one by one in the file's lower-case copy: so each starts with a literal that the search skips
+#: to, and a 10 MiB file takes about a tenth of a second (one pattern, ignoring case, took 1.5 s).
+_MARKUP = tuple(
+    re.compile(pattern)
+    for pattern in (
+        rb"<(?:[a-z][\w.-]*:)?(?:script|html|body|iframe|svg|!doctype|object|embed)[\s/>]",
+        rb"<[a-z][\w:.-]*(?:[\s/][^<>]{0,1000}?)?[\s/\"']on[a-z]+\s*=",
+        rb"javascript\s*:",
+        rb"<meta[\s/][^<>]{0,1000}?http-equiv",
+    )
+)
+#: What a PDF may not carry (decision 0016 names the files the hub accepts: a license to look at, never a
+#: program): dictionary keys of scripts, auto-actions and attached files, and the kinds (/S) of actions that
+#: run or open something.
+_PDF_ACTIVE_KEYS = frozenset(
+    {"/JS", "/JavaScript", "/OpenAction", "/AA", "/Launch", "/EmbeddedFile", "/EmbeddedFiles", "/RichMedia"}
+)
+_PDF_ACTIVE_ACTIONS = frozenset(
+    {"/JavaScript", "/Launch", "/GoToE", "/ImportData", "/SubmitForm", "/Rendition", "/RichMediaExecute"}
+)
+#: How many objects of a PDF are looked at, at most (a license has a few hundred); more is refused.
+_PDF_MAX_OBJECTS = 100_000
 #: The name Pillow gives each image format.
 _PILLOW_FORMATS = {FileFormat.JPEG: "JPEG", FileFormat.PNG: "PNG", FileFormat.GIF: "GIF", FileFormat.WEBP: "WEBP"}
 
@@ -85,6 +114,12 @@ _SNIFFERS = (
 )
 
 
+def _holds_markup(data):
+    """Whether data holds anything of _MARKUP, in any case."""
+    lowered = data.lower()
+    return any(pattern.search(lowered) for pattern in _MARKUP)
+
+
 def _ends_where_the_format_ends(data, file_format):
     """Whether nothing follows the format's own end: a PNG's IEND chunk, a JPEG's end-of-image marker, a
     GIF's trailer, a WebP's RIFF size, a PDF's last %%EOF (and white space)."""
@@ -109,22 +144,83 @@ def _parses_as(data, file_format):
                 warnings.simplefilter("ignore")
                 reader = PdfReader(io.BytesIO(data))
                 # Every page read (pypdf reads objects when asked): a header followed by anything else has none.
-                return len(reader.pages) > 0 and all(page.mediabox.width > 0 for page in reader.pages)
+                if not (len(reader.pages) > 0 and all(page.mediabox.width > 0 for page in reader.pages)):
+                    return False
+                active = _pdf_active_content(reader)
         except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
             logger.info("an uploaded PDF did not open: %s", type(error).__name__)
             return False
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            if image.format != _PILLOW_FORMATS[file_format] or image.width * image.height > MAX_IMAGE_PIXELS:
-                return False
-            image.verify()
-        with Image.open(io.BytesIO(data)) as image:
-            for frame in ImageSequence.Iterator(image):
-                frame.load()
-    except (OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError) as error:
-        logger.info("an uploaded image did not open: %s", type(error).__name__)
-        return False
-    return True
+        if active:
+            raise ValidationError(
+                _(
+                    "This PDF carries a script, an automatic action, an attached file or a link that runs "
+                    "something. Print the license to a plain PDF, or scan it, and upload that file."
+                ),
+                code="pdf_active_content",
+            )
+        return True
+    return _image_check(data, _PILLOW_FORMATS[file_format])
+
+
+def _image_check(data, pillow_format):
+    """Decode an image in a child process (forked) within DECODE_SECONDS and DECODE_MEMORY_BYTES (licenses.imagecheck);
+    whether it is an image of pillow_format; ValidationError when it has too many pixels or cannot be
+    decoded within that budget."""
+    status = imagecheck.check_within_budget(data, pillow_format, MAX_IMAGE_PIXELS, DECODE_SECONDS, DECODE_MEMORY_BYTES)
+    if status == imagecheck.TOO_MANY_PIXELS:
+        raise ValidationError(
+            _(
+                "This image has too many pixels (all its frames counted): at most %(limit)s million. Scan the "
+                "license as a single page at a lower resolution."
+            ),
+            code="too_many_pixels",
+            params={"limit": MAX_IMAGE_PIXELS // 1_000_000},
+        )
+    if status is None:
+        logger.warning(
+            "an uploaded image was not decoded within %s s and %s bytes", DECODE_SECONDS, DECODE_MEMORY_BYTES
+        )
+        raise ValidationError(
+            _(
+                "This image could not be checked within our time and memory limits. Save or scan the license "
+                "again as a smaller JPEG, PNG or PDF file."
+            ),
+            code="decode_budget",
+        )
+    return status == imagecheck.OK
+
+
+def _pdf_active_content(reader):
+    """Whether a PDF carries a script, an auto-action, an attached file or an action that runs or opens
+    something (a `javascript:` link too), anywhere among the objects its trailer reaches."""
+    pending, seen = [reader.trailer], set()
+    while pending:
+        item = pending.pop()
+        if isinstance(item, IndirectObject):
+            key = (item.idnum, item.generation)
+            if key in seen:
+                continue
+            seen.add(key)
+            if len(seen) > _PDF_MAX_OBJECTS:
+                return True
+            item = item.get_object()
+        if isinstance(item, DictionaryObject):
+            if _PDF_ACTIVE_KEYS.intersection(item.keys()) or item.get("/S") in _PDF_ACTIVE_ACTIONS:
+                return True
+            uri = item.get("/URI")
+            if uri is not None and b"javascript" in _uri_bytes(uri):
+                return True
+            pending.extend(item.values())
+        elif isinstance(item, ArrayObject):
+            pending.extend(item)
+    return False
+
+
+def _uri_bytes(uri):
+    # A URI is a PDF string (text or bytes); browsers ignore white space and case in the scheme.
+    value = uri.get_object()
+    raw = value.encode("latin-1", "replace") if isinstance(value, str) else bytes(value)
+    return re.sub(rb"[\x00-\x20]", b"", raw).lower()
 
 
 def sniff_format(head):
@@ -168,11 +264,11 @@ def license_file_check(file):
 
 def license_content_check(data, file_format):
     """ValidationError unless data (a whole file) is wholly of file_format: its parser reads all of it, it
-    ends where the format ends, and it holds nothing a browser would run as a page or a script."""
+    ends where the format ends, and it holds nothing a browser would run as a page or a script; an image's
+    frames hold at most MAX_IMAGE_PIXELS and decode within a budget, a PDF carries no script or action
+    (each with its own ValidationError)."""
     if not (
-        _ends_where_the_format_ends(data, file_format)
-        and _MARKUP.search(data) is None
-        and _parses_as(data, file_format)
+        _ends_where_the_format_ends(data, file_format) and not _holds_markup(data) and _parses_as(data, file_format)
     ):
         raise ValidationError(
             _(

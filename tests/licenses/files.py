@@ -19,6 +19,17 @@ def png_bytes():
     return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", pixels) + _chunk(b"IEND", b"")
 
 
+def large_png(width, height):
+    """A black RGB PNG of width x height, compressed row by row (the bytes of its pixels are never held
+    at once: a test of the decoding's memory budget must not leave them to be reused)."""
+    compressor, row, idat = zlib.compressobj(9), b"\x00" * (width * 3 + 1), b""
+    for _ in range(height):
+        idat += compressor.compress(row)
+    idat += compressor.flush()
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", idat) + _chunk(b"IEND", b"")
+
+
 def _image(file_format):
     out = io.BytesIO()
     Image.new("RGB", (4, 4), (200, 30, 30)).save(out, format=file_format)
@@ -56,7 +67,16 @@ def pdf_of_size(size):
     return _pdf(padding)
 
 
+def _animation():
+    out = io.BytesIO()
+    frames = [Image.new("P", (4, 4), colour) for colour in (1, 2)]
+    frames[0].save(out, format="GIF", save_all=True, append_images=frames[1:], duration=100)
+    return out.getvalue()
+
+
 JPEG = _image("JPEG")
+#: A two-frame animated GIF.
+ANIMATED_GIF = _animation()
 GIF = _image("GIF")
 WEBP = _image("WEBP")
 #: A Windows program renamed to look like a PDF.
@@ -79,3 +99,30 @@ POLYGLOTS = {
     "a whole pdf, then html": pdf_bytes() + _PAGE,
     "a jpeg with a script in its comment": JPEG[:2] + b"\xff\xfe\x00\x30" + _PAGE[:46] + JPEG[2:],
 }
+
+
+def animated_gif(frames, width, height):
+    """A GIF of frames frames of width x height, written by hand (each frame's data a one-pixel stub, as
+    the pixels are counted before anything is decoded): 40 frames of 3000 x 3000 take a few hundred bytes."""
+    screen = b"GIF89a" + struct.pack("<HHBBB", width, height, 0x80, 0, 0) + b"\x00\x00\x00\xff\xff\xff"
+    frame = b"," + struct.pack("<HHHHB", 0, 0, width, height, 0) + b"\x02\x02\x44\x01\x00"
+    return screen + frame * frames + b";"
+
+
+def pdf_with(catalog_extra=b"", page_extra=b"", objects=()):
+    """A one-page PDF whose catalog and page dictionaries end with the given entries, and extra objects
+    (numbered from 4)."""
+    bodies = [
+        b"<< /Type /Catalog /Pages 2 0 R " + catalog_extra + b" >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] " + page_extra + b" >>",
+        *objects,
+    ]
+    out, offsets = b"%PDF-1.4\n", []
+    for number, body in enumerate(bodies, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(bodies) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    return out + b"trailer << /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(bodies) + 1, xref)

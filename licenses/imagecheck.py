@@ -1,0 +1,55 @@
+"""The decoding of an uploaded image in a forked child process, so that a file that would take too long or
+too much memory costs a refused upload, never a web worker: the child caps its memory and its time, decodes,
+and answers with its exit status (it touches nothing the parent holds: no database, no files)."""
+
+import io
+import os
+import resource
+import signal
+
+from PIL import Image, ImageSequence
+
+#: Exit statuses, read by licenses.files.
+OK, NOT_THE_FORMAT, TOO_MANY_PIXELS, OUT_OF_MEMORY = 0, 3, 4, 5
+
+
+def check(data, pillow_format, max_pixels):
+    """The exit status for data: every frame's pixels counted against max_pixels before anything is
+    decoded (an animated image is decoded frame by frame onto its whole canvas), then every frame decoded."""
+    Image.MAX_IMAGE_PIXELS = max_pixels
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            if image.format != pillow_format:
+                return NOT_THE_FORMAT
+            if image.width * image.height * getattr(image, "n_frames", 1) > max_pixels:
+                return TOO_MANY_PIXELS
+            image.verify()
+        with Image.open(io.BytesIO(data)) as image:
+            for frame in ImageSequence.Iterator(image):
+                frame.load()
+    except Image.DecompressionBombError:
+        return TOO_MANY_PIXELS
+    except (OSError, SyntaxError, ValueError, EOFError):
+        return NOT_THE_FORMAT
+    return OK
+
+
+def check_within_budget(data, pillow_format, max_pixels, seconds, max_bytes):
+    """The status of check() run in a child process given seconds and max_bytes more memory than this
+    process holds; None when the child ran out of either (it is killed by its alarm or ends on a
+    MemoryError)."""
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        status = OUT_OF_MEMORY
+        try:
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+            with open("/proc/self/statm") as statm:
+                held = int(statm.read().split()[0]) * resource.getpagesize()
+            resource.setrlimit(resource.RLIMIT_AS, (held + max_bytes, resource.RLIM_INFINITY))
+            status = check(data, pillow_format, max_pixels)
+        finally:
+            os._exit(status)
+    _, wait_status = os.waitpid(pid, 0)
+    status = os.waitstatus_to_exitcode(wait_status)
+    return status if status in (OK, NOT_THE_FORMAT, TOO_MANY_PIXELS) else None
