@@ -483,6 +483,8 @@ class InboundCallAdmin(ReadOnlyAdmin):
         "created_at",
         "method",
         "path_text",
+        "address",
+        "body_size",
         "status",
         "duration_ms",
         "booking",

@@ -144,6 +144,10 @@ class InboundCall(models.Model):
     path = models.CharField(_("path"), max_length=500)
     request_headers = models.JSONField(_("request headers"), default=dict)
     request_body = models.TextField(_("request body"), blank=True)
+    #: The body's size as its Content-Length declared it: a refused call's body is never read.
+    body_size = models.PositiveIntegerField(_("body size (bytes)"), null=True, blank=True)
+    #: The caller's address (behind DJANGO_PROXY_COUNT proxies, the one the nearest trusted proxy saw).
+    address = models.CharField(_("address"), max_length=64, blank=True)
     status = models.PositiveSmallIntegerField(_("status"))
     response_body = models.TextField(_("response body"), blank=True)
     duration_ms = models.PositiveIntegerField(_("duration (ms)"))

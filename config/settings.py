@@ -464,6 +464,10 @@ REST_FRAMEWORK: dict[str, object] = {
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # The vendor API's rate limits per client address (bookings.api.throttling), counted in the shared cache.
+    # A hub sends a few calls a second at its busiest; 1200 a minute leaves it ten times that. A caller the
+    # authentication refuses 30 times a minute is turned away unread for the rest of that minute.
+    "DEFAULT_THROTTLE_RATES": {"vendor_api": "1200/min", "vendor_api_refused": "30/min"},
 }
 # The vendor API's OpenAPI schema (/api/schema/) and its documentation page (/api/docs/), served with
 # their own assets (no CDN).

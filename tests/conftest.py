@@ -64,6 +64,15 @@ def _broker_not_paused():
 
 
 @pytest.fixture(autouse=True)
+def _vendor_api_rate_limits_fresh():
+    """Every test's calls from the test client's address start uncounted by the vendor API's rate limits
+    (the counts live in the cache, which outlives a test)."""
+    from django.core.cache import cache
+
+    cache.delete_many([f"throttle_{scope}_127.0.0.1" for scope in ("vendor_api", "vendor_api_refused")])
+
+
+@pytest.fixture(autouse=True)
 def _require_marked_services(request):
     if request.node.get_closest_marker("postgres") and connection.vendor != "postgresql":
         unavailable("needs PostgreSQL: set DATABASE_URL=postgres://...", required_by="REQUIRE_SERVICES")

@@ -2,6 +2,7 @@
 answered as {"code": "<string>", "error": "<exact English text>"} with its HTTP status."""
 
 import logging
+import math
 from typing import Any
 
 from rest_framework import exceptions
@@ -9,7 +10,16 @@ from rest_framework.response import Response
 
 from core.request_id import request_id_get
 
-from ..errors import ACCESS_DENIED, BAD_INPUT, NOT_FOUND, SYSTEM_ERROR, UNKNOWN_ERROR, ApiError, BookingError
+from ..errors import (
+    ACCESS_DENIED,
+    BAD_INPUT,
+    NOT_FOUND,
+    RATE_LIMITED,
+    SYSTEM_ERROR,
+    UNKNOWN_ERROR,
+    ApiError,
+    BookingError,
+)
 
 logger = logging.getLogger("bookings.api")
 
@@ -53,6 +63,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         return error_response(exc.error)
     if isinstance(exc, Http404):
         return error_response(NOT_FOUND)
+    if isinstance(exc, exceptions.Throttled):
+        response = error_response(RATE_LIMITED)
+        response["Retry-After"] = str(max(1, math.ceil(getattr(exc, "wait", None) or 1)))
+        return response
     for classes, error in _DRF_ERRORS:
         if isinstance(exc, classes):
             return error_response(error)

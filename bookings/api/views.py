@@ -1,5 +1,7 @@
 """The vendor API's views: one per operation, each authenticating the hub, validating its input and
-calling one service. Every call is logged (InboundCall) without tokens or signatures."""
+calling one service. Every call is logged (InboundCall) without tokens or signatures; a call refused
+by authentication or by the refused calls' rate limit only by its method, path, address, answer and
+declared size, its body never read (a flood of them costs a few hundred bytes a call)."""
 
 import json
 import logging
@@ -10,6 +12,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.http.request import RawPostDataException
 from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -34,6 +37,7 @@ from .serializers import (
     BookingModifySerializer,
     RefundPolicyQuerySerializer,
 )
+from .throttling import RefusedCallThrottle, VendorApiThrottle
 
 logger = logging.getLogger("bookings.api")
 
@@ -41,6 +45,8 @@ logger = logging.getLogger("bookings.api")
 _SECRET_HEADERS = {"authorization", "webhook-signature", "cookie", "proxy-authorization"}
 #: The call log keeps at most this much of each body.
 _MAX_LOGGED_BODY = 20_000
+#: The call log keeps a call's headers up to this many characters in all (names and values).
+MAX_LOGGED_HEADERS = 8_000
 
 
 class VendorApiView(APIView):
@@ -51,14 +57,30 @@ class VendorApiView(APIView):
     permission_classes = [IsAuthenticated]
     parser_classes = [HubJSONParser]
     renderer_classes = [JSONRenderer]
+    throttle_classes = [VendorApiThrottle]
     booking: Booking | None = None
+    refused_limit: RefusedCallThrottle
+    #: Whether the call was refused before it was authenticated (logged without headers or body).
+    refused = False
+    #: Whether the refused calls' limit turned the call away: counted and logged as a line, no row stored.
+    turned_away = False
 
     def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response]:
         return exception_handler
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         self._started = time.monotonic()
+        self.refused_limit = RefusedCallThrottle()
+        if not self.refused_limit.allow_request(request, self):
+            self.refused = self.turned_away = True
+            self.throttled(request, self.refused_limit.wait() or 0.0)
         super().initial(request, *args, **kwargs)
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, exceptions.AuthenticationFailed | exceptions.NotAuthenticated):
+            self.refused = True
+            self.refused_limit.record()
+        return super().handle_exception(exc)
 
     def validated(self, serializer_class: type[Serializer[Any]], data: Any) -> dict[str, Any]:
         serializer = serializer_class(data=data)
@@ -74,7 +96,16 @@ class VendorApiView(APIView):
         started = getattr(self, "_started", None)
         duration = int((time.monotonic() - started) * 1000) if started else 0
         try:
-            _log_call(request._request, response, duration, self.booking, kwargs.get("number", ""))
+            _log_call(
+                request._request,
+                response,
+                duration,
+                self.booking,
+                kwargs.get("number", ""),
+                client_address(request._request),
+                refused=self.refused,
+                turned_away=self.turned_away,
+            )
         except Exception:  # the answer stands even when the log cannot be written
             logger.exception("vendor API: the call could not be logged")
         return response
@@ -98,17 +129,49 @@ def _logged_body(request: HttpRequest) -> str:
         return ""
 
 
-def _log_call(request: HttpRequest, response: Response, duration_ms: int, booking: Booking | None, number: str) -> None:
-    body = _logged_body(request)
-    headers = {
-        _storable(name, 200): _storable(value, 2000)
-        for name, value in request.headers.items()
-        if name.lower() not in _SECRET_HEADERS
-    }
+def _logged_headers(request: HttpRequest) -> dict[str, str]:
+    """The headers without secrets, each cut, all of them together at most MAX_LOGGED_HEADERS characters
+    (the first ones kept; the rest counted under "…")."""
+    headers: dict[str, str] = {}
+    room = MAX_LOGGED_HEADERS
+    left_out = 0
+    for name, value in request.headers.items():
+        if name.lower() in _SECRET_HEADERS:
+            continue
+        name, value = _storable(name, 200), _storable(value, 2000)
+        if len(name) + len(value) > room:
+            left_out += 1
+            continue
+        headers[name] = value
+        room -= len(name) + len(value)
+    if left_out:
+        headers["…"] = f"{left_out} more not stored"
+    return headers
+
+
+def _declared_size(request: HttpRequest) -> int | None:
+    """The body's size as its Content-Length declares it (None: absent or not a number)."""
+    try:
+        size = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return None
+    return size if 0 <= size < 2**31 else None
+
+
+def _log_call(
+    request: HttpRequest,
+    response: Response,
+    duration_ms: int,
+    booking: Booking | None,
+    number: str,
+    address: str,
+    *,
+    refused: bool,
+    turned_away: bool,
+) -> None:
     code = answer_code(response.data)
     operation = request.resolver_match.url_name if request.resolver_match else "unknown"
     vendor_api_call_observed(operation, code, duration_ms / 1000)
-    address = client_address(request)
     logger.info(
         "vendor API %s answered %s %s in %d ms to %s",
         operation,
@@ -118,13 +181,21 @@ def _log_call(request: HttpRequest, response: Response, duration_ms: int, bookin
         address,
         extra={"client_address": address},
     )
+    if turned_away:
+        return
+    # A refused call keeps nothing its sender chose but the path: its body is never read.
+    body = "" if refused else _logged_body(request)
+    headers = {} if refused else _logged_headers(request)
     InboundCall.objects.create(
         method=_storable(request.method or "", 10),
         path=_storable(request.get_full_path(), 500),
         request_headers=headers,
         request_body=_storable(body),
+        body_size=_declared_size(request),
+        address=_storable(address, 64),
         status=response.status_code,
-        response_body=_storable(json.dumps(response.data, ensure_ascii=False)),
+        # A refusal's answer is its code.
+        response_body="" if refused else _storable(json.dumps(response.data, ensure_ascii=False)),
         duration_ms=duration_ms,
         code=code,
         request_id=getattr(request, "request_id", ""),

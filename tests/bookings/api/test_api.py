@@ -8,7 +8,7 @@ import pytest
 from django.db.models import F
 from django.test import override_settings
 from django.utils import timezone
-from rest_framework.exceptions import Throttled
+from rest_framework.exceptions import APIException
 
 from bookings import services
 from bookings.errors import ERROR_TABLE
@@ -302,10 +302,10 @@ def test_unexpected_failures_are_1000_or_9999_without_internals(hub_client, cont
     assert "secret internals" not in response.content.decode()
     assert response["X-Request-Id"] in caplog.text
 
-    def throttled(**kwargs):
-        raise Throttled()
+    def unlisted(**kwargs):
+        raise APIException()
 
-    monkeypatch.setattr(services, "booking_create", throttled)
+    monkeypatch.setattr(services, "booking_create", unlisted)
     assert_error(create(hub_client, create_body(standalone)), "9999")
 
 
