@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from bookings.models import Booking
-from integration.models import RoomTypeDay
+from integration.models import RoomTypeDay, SyncState
 
 from .factories import create_body, sellable, stock
 
@@ -37,7 +37,7 @@ def test_a_seven_night_create_costs_as_many_queries_as_a_one_night_create(hub_cl
     if connection.vendor == "postgresql":
         # The nights' update and the outbox's (the dirty range, the row's version) in one statement.
         assert update.startswith(f"WITH change AS (UPDATE {table} ")
-        assert "state AS (UPDATE integration_syncstate " in update
+        assert f"state AS (UPDATE {connection.ops.quote_name(SyncState._meta.db_table)} " in update
         assert "INSERT INTO integration_aridirtyrange" in update
     else:
         assert update.startswith("UPDATE")
