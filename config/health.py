@@ -25,6 +25,7 @@ from integration.sync.selectors import outbox_backlog
 from licenses.files import license_storage
 
 from .celery import app as celery_app
+from .metrics import has_metrics_token
 from .version import VERSION
 
 logger = logging.getLogger(__name__)
@@ -172,7 +173,9 @@ def system_health(*, deep):
 @never_cache
 def healthz(request):
     """Liveness: 200 while the database answers (status "degraded" naming the cache or broker when one is
-    down), 503 otherwise. With ?deep=1: 200 only when every part is ok, 503 naming each failing part."""
+    down), 503 otherwise. With ?deep=1: 200 only when every part is ok, 503 otherwise; the parts, their
+    details (the workers' host names, queues, backlog) and the version only with the metrics token, the
+    others get the overall status alone."""
     deep = request.GET.get("deep") == "1"
     parts = system_health(deep=deep)
     down = [name for name, part in parts.items() if not part.ok]
@@ -182,6 +185,8 @@ def healthz(request):
         "checks": {name: part.state for name, part in parts.items()},
         "down": down,
     }
+    if deep and not has_metrics_token(request):
+        return JsonResponse({"status": body["status"]}, status=503 if failing else 200)
     if deep:
         body["details"] = {name: part.details for name, part in parts.items() if part.details}
         body["version"] = VERSION
