@@ -56,7 +56,10 @@ class VendorhubAdminSite(admin.AdminSite):
         def guarded(request, *args, **kwargs):
             if hostile_query(request):
                 return HttpResponseBadRequest(
-                    gettext("The address holds a value no list accepts (a NUL byte, over 1000 characters, or a year out of range)."),
+                    gettext(
+                        "The address holds a value no list accepts "
+                        "(a NUL byte, over 1000 characters, or a year out of range)."
+                    ),
                     content_type="text/plain; charset=utf-8",
                 )
             return view(request, *args, **kwargs)

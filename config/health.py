@@ -170,14 +170,9 @@ def system_health(*, deep):
     return parts
 
 
-@never_cache
-def healthz(request):
-    """Liveness: 200 while the database answers (status "degraded" naming the cache or broker when one is
-    down), 503 otherwise. With ?deep=1: 200 only when every part is ok, 503 otherwise; the parts, their
-    details (the workers' host names, queues, backlog) and the version only with the metrics token, the
-    others get the overall status alone."""
-    deep = request.GET.get("deep") == "1"
-    parts = system_health(deep=deep)
+def _health_body(parts, *, deep):
+    """(the answer's body, whether a part that counts is failing): the overall status, each part's state,
+    the parts down and, with deep, their details and the version."""
     down = [name for name, part in parts.items() if not part.ok]
     failing = down if deep else [name for name in down if name in REQUIRED]
     body = {
@@ -185,11 +180,22 @@ def healthz(request):
         "checks": {name: part.state for name, part in parts.items()},
         "down": down,
     }
-    if deep and not has_metrics_token(request):
-        return JsonResponse({"status": body["status"]}, status=503 if failing else 200)
     if deep:
         body["details"] = {name: part.details for name, part in parts.items() if part.details}
         body["version"] = VERSION
+    return body, bool(failing)
+
+
+@never_cache
+def healthz(request):
+    """Liveness: 200 while the database answers (status "degraded" naming the cache or broker when one is
+    down), 503 otherwise. With ?deep=1: 200 only when every part is ok, 503 otherwise; the parts, their
+    details (the workers' host names, queues, backlog) and the version only with the metrics token, the
+    others get the overall status alone."""
+    deep = request.GET.get("deep") == "1"
+    body, failing = _health_body(system_health(deep=deep), deep=deep)
+    if deep and not has_metrics_token(request):
+        body = {"status": body["status"]}
     return JsonResponse(body, status=503 if failing else 200)
 
 
