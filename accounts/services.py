@@ -58,6 +58,10 @@ def second_factor_verify(*, request: HttpRequest, token: str) -> bool:
         *StaticDevice.objects.filter(user=request.user, confirmed=True),
     ]
     for device in devices:
+        # A recovery code is no app code: trying it on the app's device would count a failure there and
+        # make the next app code wait (the device's throttle), so each device sees only codes of its shape.
+        if isinstance(device, TOTPDevice) and not (token.isdigit() and len(token) == device.digits):
+            continue
         with transaction.atomic():
             if device.verify_token(token):
                 otp_login(request, device)

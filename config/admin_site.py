@@ -1,8 +1,30 @@
 """vendorhub's admin site: its titles and a dashboard of the user's properties."""
 
+import datetime
+import functools
+
 from django.contrib import admin
+from django.http import HttpResponseBadRequest
 from django.urls import path
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+#: The longest query value the admin takes: a search or filter value is a few words, while 100 KB of
+#: search makes SQLite give up ("LIKE pattern too complex"), a 500.
+QUERY_VALUE_MAX_LENGTH = 1000
+
+
+def hostile_query(request):
+    """Whether request's query holds a value no list's filter, search or date can take and the database
+    would refuse with an error: a NUL byte (PostgreSQL refuses it in any string), an over-long value, or
+    a date hierarchy's year 1 (the day's start in the site's time zone is before year 1 in UTC)."""
+    for key, values in request.GET.lists():
+        for value in values:
+            if "\x00" in value or len(value) > QUERY_VALUE_MAX_LENGTH:
+                return True
+            if key.endswith("__year") and value.strip().isdigit() and int(value) <= datetime.MINYEAR:
+                return True
+    return False
 
 
 class VendorhubAdminSite(admin.AdminSite):
@@ -25,6 +47,24 @@ class VendorhubAdminSite(admin.AdminSite):
             path("second-factor/verify/", self.admin_view(verify_view), {"site": self}, name="second_factor_verify"),
             *super().get_urls(),
         ]
+
+    def admin_view(self, view, cacheable=False):
+        """Every admin page refuses a hostile query (hostile_query) with a 400 that says so, instead of the
+        database's error and a 500."""
+
+        @functools.wraps(view)
+        def guarded(request, *args, **kwargs):
+            if hostile_query(request):
+                return HttpResponseBadRequest(
+                    gettext(
+                        "The address holds a value no list accepts "
+                        "(a NUL byte, over 1000 characters, or a year out of range)."
+                    ),
+                    content_type="text/plain; charset=utf-8",
+                )
+            return view(request, *args, **kwargs)
+
+        return super().admin_view(guarded, cacheable)
 
     def index(self, request, extra_context=None):
         from .estate import dashboard_properties

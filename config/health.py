@@ -25,6 +25,7 @@ from integration.sync.selectors import outbox_backlog
 from licenses.files import license_storage
 
 from .celery import app as celery_app
+from .metrics import has_metrics_token
 from .version import VERSION
 
 logger = logging.getLogger(__name__)
@@ -169,12 +170,9 @@ def system_health(*, deep):
     return parts
 
 
-@never_cache
-def healthz(request):
-    """Liveness: 200 while the database answers (status "degraded" naming the cache or broker when one is
-    down), 503 otherwise. With ?deep=1: 200 only when every part is ok, 503 naming each failing part."""
-    deep = request.GET.get("deep") == "1"
-    parts = system_health(deep=deep)
+def _health_body(parts, *, deep):
+    """(the answer's body, whether a part that counts is failing): the overall status, each part's state,
+    the parts down and, with deep, their details and the version."""
     down = [name for name, part in parts.items() if not part.ok]
     failing = down if deep else [name for name in down if name in REQUIRED]
     body = {
@@ -185,6 +183,19 @@ def healthz(request):
     if deep:
         body["details"] = {name: part.details for name, part in parts.items() if part.details}
         body["version"] = VERSION
+    return body, bool(failing)
+
+
+@never_cache
+def healthz(request):
+    """Liveness: 200 while the database answers (status "degraded" naming the cache or broker when one is
+    down), 503 otherwise. With ?deep=1: 200 only when every part is ok, 503 otherwise; the parts, their
+    details (the workers' host names, queues, backlog) and the version only with the metrics token, the
+    others get the overall status alone."""
+    deep = request.GET.get("deep") == "1"
+    body, failing = _health_body(system_health(deep=deep), deep=deep)
+    if deep and not has_metrics_token(request):
+        body = {"status": body["status"]}
     return JsonResponse(body, status=503 if failing else 200)
 
 

@@ -74,7 +74,8 @@ class DatabaseCollector:
         yield beats
 
 
-def _is_scraper(request):
+def has_metrics_token(request):
+    """Whether request carries the metrics token (METRICS_TOKEN, as a bearer token): the scraper's."""
     expected = f"Bearer {settings.METRICS_TOKEN}".encode()
     return bool(settings.METRICS_TOKEN) and hmac.compare_digest(
         request.headers.get("Authorization", "").encode(), expected
@@ -84,7 +85,7 @@ def _is_scraper(request):
 @never_cache
 def metrics(request):
     """The scrape in Prometheus's text format; 404 unless metrics are on and the token is right."""
-    if not settings.METRICS_ENABLED or not _is_scraper(request):
+    if not settings.METRICS_ENABLED or not has_metrics_token(request):
         raise Http404
     registry = CollectorRegistry(auto_describe=False)
     registry.register(ProcessFilesCollector())

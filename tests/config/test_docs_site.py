@@ -109,14 +109,16 @@ def test_an_admin_screen_links_its_help_page_in_the_users_language(admin_client,
     )
 
 
-def test_the_version_is_pyprojects_in_the_footer_and_the_deep_health_check(admin_client, client):
+def test_the_version_is_pyprojects_in_the_footer_and_the_deep_health_check(admin_client, client, settings):
     version = tomllib.loads((BASE_DIR / "pyproject.toml").read_text())["project"]["version"]
 
     assert (
         f'<p class="vendorhub-version">vendorhub {version}</p>'
         in admin_client.get(reverse("admin:index")).content.decode()
     )
-    assert client.get("/healthz?deep=1").json()["version"] == version
+    settings.METRICS_TOKEN = "a-scrapers-token-of-32-characters"
+    scraper = {"Authorization": f"Bearer {settings.METRICS_TOKEN}"}
+    assert client.get("/healthz?deep=1", headers=scraper).json()["version"] == version
     assert "version" not in client.get("/healthz").json()
 
 

@@ -22,6 +22,15 @@ from tests.hub_fixtures import wait_until
 
 pytestmark = pytest.mark.django_db
 
+TOKEN = "a-scrapers-token-of-32-characters"
+#: The deep check's details are for the metrics scraper (and the operator with its token) alone.
+SCRAPER = {"Authorization": f"Bearer {TOKEN}"}
+
+
+@pytest.fixture(autouse=True)
+def metrics_token(settings):
+    settings.METRICS_TOKEN = TOKEN
+
 
 def test_all_services_up_is_200(client):
     response = client.get("/healthz")
@@ -50,7 +59,7 @@ def test_broker_down_keeps_the_web_server_in_the_balancer_and_names_the_broker(c
     assert response.json()["down"] == ["broker"]
     assert response.json()["checks"]["database"] == "ok"
 
-    deep = client.get("/healthz?deep=1")
+    deep = client.get("/healthz?deep=1", headers=SCRAPER)
     assert deep.status_code == 503
     assert "broker" in deep.json()["down"]
 
@@ -89,7 +98,7 @@ def alive(db):
 
 
 def test_deep_is_200_with_a_worker_and_beat_alive_and_nothing_waiting(client, alive):
-    response = client.get("/healthz?deep=1")
+    response = client.get("/healthz?deep=1", headers=SCRAPER)
 
     assert response.status_code == 200, response.json()
     body = response.json()
@@ -104,7 +113,7 @@ def test_deep_names_a_worker_or_beat_silent_for_three_beats(client, alive, proce
     name = WORKER_PREFIX + "celery@web-1" if process == "worker" else BEAT
     Heartbeat.objects.filter(name=name).update(at=timezone.now() - STALE_AFTER - timedelta(seconds=1))
 
-    response = client.get("/healthz?deep=1")
+    response = client.get("/healthz?deep=1", headers=SCRAPER)
 
     assert response.status_code == 503
     assert response.json()["down"] == [process]
@@ -118,7 +127,7 @@ def test_deep_names_an_outbox_or_jobs_backlog_older_than_ten_minutes(client, ali
     SyncState.objects.filter(pk=state.pk).update(pending_since=long_ago)
     Job.objects.create(task="bookings.tasks.booking_notify_task", args=[1, "created"], due_at=long_ago)
 
-    response = client.get("/healthz?deep=1")
+    response = client.get("/healthz?deep=1", headers=SCRAPER)
 
     assert response.status_code == 503
     body = response.json()
@@ -138,7 +147,7 @@ def test_deep_names_a_file_storage_that_cannot_be_written(client, alive, setting
     (tmp_path / "not-a-folder").write_bytes(b"")
     setattr(settings, setting, tmp_path / "not-a-folder" / "files")
 
-    response = client.get("/healthz?deep=1")
+    response = client.get("/healthz?deep=1", headers=SCRAPER)
 
     assert response.status_code == 503
     body = response.json()
@@ -152,7 +161,7 @@ def test_deep_writes_and_removes_a_probe_in_each_file_storage(client, alive, set
     settings.LICENSE_FILES_ROOT, settings.MEDIA_ROOT = tmp_path / "licenses", tmp_path / "media"
     settings.FILE_UPLOAD_TEMP_DIR = tmp_path / "uploads"
 
-    assert client.get("/healthz?deep=1").json()["checks"]["files"] == "ok"
+    assert client.get("/healthz?deep=1", headers=SCRAPER).json()["checks"]["files"] == "ok"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["licenses", "media", "uploads"]
     assert [path for path in tmp_path.rglob("*") if path.is_file()] == []
 
@@ -246,7 +255,7 @@ def test_deep_names_a_queue_no_live_worker_takes(client, alive):
     """Separate workers per queue: a dead bulk worker leaves reconciliations waiting however many others run."""
     heartbeat(WORKER_PREFIX + "celery@web-1", ["hub", "bookings", "jobs"])
 
-    response = client.get("/healthz?deep=1")
+    response = client.get("/healthz?deep=1", headers=SCRAPER)
 
     assert response.status_code == 503
     assert response.json()["down"] == ["worker"]
@@ -257,15 +266,15 @@ def test_deep_names_a_queue_no_live_worker_takes(client, alive):
 
 
 def test_deep_names_a_backup_older_than_a_day_when_backups_are_configured(client, alive, settings, admin_user):
-    assert "backup" not in client.get("/healthz?deep=1").json()["checks"]  # none configured: no part
+    assert "backup" not in client.get("/healthz?deep=1", headers=SCRAPER).json()["checks"]  # none configured: no part
     settings.BACKUP_DIR = "/var/backups/vendorhub"
     client.force_login(admin_user)
 
-    never = client.get("/healthz?deep=1")
+    never = client.get("/healthz?deep=1", headers=SCRAPER)
     heartbeat(BACKUP_HEARTBEAT)
-    recent = client.get("/healthz?deep=1")
+    recent = client.get("/healthz?deep=1", headers=SCRAPER)
     Heartbeat.objects.filter(name=BACKUP_HEARTBEAT).update(at=timezone.now() - BACKUP_MAX_AGE - timedelta(hours=1))
-    stale = client.get("/healthz?deep=1")
+    stale = client.get("/healthz?deep=1", headers=SCRAPER)
     page = client.get("/admin/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     korean = client.get("/admin/", HTTP_ACCEPT_LANGUAGE="ko").content.decode()
 
@@ -275,3 +284,22 @@ def test_deep_names_a_backup_older_than_a_day_when_backups_are_configured(client
     assert stale.json()["details"]["backup"]["last_backup_seconds"] >= 25 * 60 * 60
     assert "The last backup finished 25 hours ago: the nightly backup fails" in page
     assert "마지막 백업이 25시간 전에 끝났습니다" in korean
+
+
+@pytest.mark.parametrize("authorization", [None, "Bearer wrong-token-of-32-characters-xx", f"Bearer {TOKEN}x", TOKEN])
+def test_deep_tells_only_the_overall_status_without_the_metrics_token(client, alive, authorization):
+    # A stranger learns whether the site is well, never the workers' host names, queues or backlog.
+    headers = {"Authorization": authorization} if authorization else {}
+    healthy = client.get("/healthz?deep=1", headers=headers)
+    Heartbeat.objects.filter(name=BEAT).update(at=timezone.now() - 4 * STALE_AFTER)
+    failing = client.get("/healthz?deep=1", headers=headers)
+
+    assert (healthy.status_code, healthy.json()) == (200, {"status": "ok"})
+    assert (failing.status_code, failing.json()) == (503, {"status": "unavailable"})
+    assert "details" in client.get("/healthz?deep=1", headers=SCRAPER).json()
+
+
+def test_deep_gives_no_details_when_no_metrics_token_is_set(client, alive, settings):
+    settings.METRICS_TOKEN = ""
+
+    assert client.get("/healthz?deep=1", headers={"Authorization": "Bearer "}).json() == {"status": "ok"}

@@ -217,3 +217,23 @@ def test_a_login_with_a_foreign_next_lands_on_the_dashboard():
 
     assert response.redirect_chain == [("/admin/", 302)]
     assert response.status_code == 200
+
+
+def test_a_recovery_code_never_counts_as_a_wrong_app_code():
+    # The app's device throttles its failures (2^(n-1) s after the n-th): recovery codes, right or used up,
+    # are not tried on it, so the next app code passes at once.
+    superuser = UserFactory(is_staff=True, is_superuser=True)
+    device = totp_device(superuser)
+    StaticToken.objects.create(device=superuser.staticdevice_set.create(name="recovery codes"), token="abcd2345")
+    first, second, third = Client(), Client(), Client()
+    for client in (first, second, third):
+        log_in(client, superuser.username)
+    verify = "/admin/second-factor/verify/"
+
+    first.post(verify, {"code": "abcd2345", "next": "/admin/"})
+    second.post(verify, {"code": "abcd2345", "next": "/admin/"})  # used up: a wrong recovery code
+    device.refresh_from_db()
+    after_app = third.post(verify, {"code": totp_code(device), "next": "/admin/"})
+
+    assert device.throttling_failure_count == 0
+    assert after_app["Location"] == "/admin/"
