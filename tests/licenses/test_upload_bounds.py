@@ -152,3 +152,17 @@ def test_the_budget_form_error_in_korean(monkeypatch):
         messages = " ".join(refused.value.messages)
 
     assert "시간과 메모리" in messages
+
+
+def test_the_memory_budget_holds_in_a_worker_whose_heap_holds_free_memory(monkeypatch):
+    # A long-lived worker's heap keeps memory it freed; a forked child reuses it unseen by its memory limit,
+    # so the decoded size is counted before decoding.
+    monkeypatch.setattr(files, "DECODE_MEMORY_BYTES", 64 * 1024 * 1024)
+    raised_threshold = bytearray(20 * 1024 * 1024)
+    del raised_threshold
+    freed = [bytearray(15 * 1024 * 1024) for _ in range(15)]
+    kept = freed[-1]
+    del freed
+
+    assert _refusal(_large_png()) == "decode_budget"
+    assert len(kept) == 15 * 1024 * 1024
