@@ -2,6 +2,8 @@
 
 from django.contrib import admin
 
+from core.admin.widgets import AutocompleteSelect
+
 from . import services
 from .models import PropertyMembership
 
@@ -20,6 +22,11 @@ class PropertyMembershipAdmin(admin.ModelAdmin):
 
     has_module_permission = has_view_permission = has_add_permission = _superuser_only
     has_change_permission = has_delete_permission = _superuser_only
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name in self.autocomplete_fields:
+            kwargs["widget"] = AutocompleteSelect(db_field, self.admin_site, using=kwargs.get("using"))
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def get_readonly_fields(self, request, obj=None):
         # A membership is one person at one property; only the role of an existing one changes.

@@ -1,5 +1,6 @@
 """A crawl of the whole back office on the demo data: every admin page a superuser, a manager and a staff
-member can reach answers 200, a redirect or the admin's 403 page, never a 500.
+member can reach answers 200, a redirect or the admin's 403 page, never a 500 (and, in test_admin_fuzz, every
+form the superuser's pages carry, posted back with hostile values, never a 500).
 
 Nothing here lists the screens: the URL patterns come from the admin site (its own views and each
 registered model admin's get_urls()), their parameters from the data's objects and from the links the
@@ -155,6 +156,24 @@ class _Links(HTMLParser):
             self.hrefs.append(href)
 
 
+class _Forms(HTMLParser):
+    """A page's forms that post: each one's action and the names of its fields."""
+
+    def __init__(self):
+        super().__init__()
+        self.forms = []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "form":
+            posts = (attributes.get("method") or "").lower() == "post"
+            self.forms.append((attributes.get("action") or "", set()) if posts else None)
+        elif tag in ("input", "select", "textarea", "button") and self.forms and self.forms[-1] is not None:
+            name = attributes.get("name")
+            if name and name != "csrfmiddlewaretoken":
+                self.forms[-1][1].add(name)
+
+
 def _admin_patterns():
     """Every URL pattern of the admin site, as (route under /admin/, pattern, model admin or None): the
     site's own views, then each registered model admin's."""
@@ -216,6 +235,8 @@ class Crawl:
     answers: dict = field(default_factory=dict)
     shapes: set = field(default_factory=set)
     queue: list = field(default_factory=list)
+    #: The forms met on the way, by (their action's route, their fields' names): (action, fields).
+    forms: dict = field(default_factory=dict)
 
     def add(self, url, *, each=False):
         """Queue url unless a page of its shape is queued already. each: queue it anyway, and leave its
@@ -251,8 +272,10 @@ class Crawl:
             self.add_filters_and_search(page, changelist)
         if "text/html" not in response.get("Content-Type", ""):
             return
+        html = response.content.decode()
+        self.add_forms(page, html)
         links = _Links()
-        links.feed(response.content.decode())
+        links.feed(html)
         for href in links.hrefs:
             url = _absolute(page.url, href)
             if "_changelist_filters=" in url:
@@ -262,6 +285,16 @@ class Crawl:
             if variant and _route_of(url) == page.route and not _drills_down(page.url, url, changelist):
                 continue
             self.add(url)
+
+    def add_forms(self, page, html):
+        """Keep each form of the page that posts, one of each shape (action's route and fields' names)."""
+        parser = _Forms()
+        parser.feed(html)
+        for form in filter(None, parser.forms):
+            action = _absolute(page.url, form[0]) if form[0] else page.url
+            route = _route_of(action)
+            if route is not None:
+                self.forms.setdefault((route, frozenset(form[1])), (action, sorted(form[1])))
 
     def add_filters_and_search(self, page, changelist):
         """Each choice of each of the changelist's filters, and a search for a word of its first row."""
@@ -391,18 +424,21 @@ def _the_demo_at_work(demo, superuser):
     LogEntry.objects.log_actions(superuser.pk, [demo], ADDITION)
 
 
-def test_every_admin_page_answers_without_a_server_error_for_each_role():
+def crawled(*roles):
+    """The demo at work (_the_demo_at_work), crawled by a client of each role: {role: Crawl}, and the
+    routes the seeds could not fill."""
     call_command("seed_demo", stdout=StringIO())
     demo = Property.objects.get()
     superuser = demo.memberships.get(user__username="admin").user
+    users = {
+        "superuser": lambda: superuser,
+        "manager": lambda: member(demo, "manager"),
+        "staff": lambda: member(demo, "staff"),
+    }
     crawls = {}
-    for role, user in {
-        "superuser": superuser,
-        "manager": member(demo, "manager"),
-        "staff": member(demo, "staff"),
-    }.items():
+    for role in roles:
         client = Client(raise_request_exception=False)
-        client.force_login(user)
+        client.force_login(users[role]())
         crawls[role] = Crawl(role, client)
     # After the logins: a successful one clears the user's failed attempts.
     AccessAttempt.objects.create(
@@ -410,12 +446,16 @@ def test_every_admin_page_answers_without_a_server_error_for_each_role():
     )
     _the_demo_at_work(demo, superuser)
     seeds, unfilled = _seeds(_admin_patterns())
-
-    started = time.monotonic()
     for crawl in crawls.values():
         for url in seeds:
             crawl.add(url, each=True)
         crawl.run()
+    return crawls, unfilled
+
+
+def test_every_admin_page_answers_without_a_server_error_for_each_role():
+    started = time.monotonic()
+    crawls, unfilled = crawled("superuser", "manager", "staff")
     elapsed = time.monotonic() - started
     failures = _bad_answers(crawls)
     statuses = Counter(answer.status for crawl in crawls.values() for answer in crawl.answers.values())
