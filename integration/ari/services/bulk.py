@@ -31,7 +31,8 @@ from .push import ari_mark_dirty
 @transaction.atomic
 def ari_edit_apply(edit: AriEdit, *, change_set: AriChangeSet | None = None, expected: str | None = None) -> AriPlan:
     """Apply the edit as one change: every cell or none. Raises ValidationError naming the first bad
-    cells when any cell cannot change, and AriStale when expected (the fingerprint of the plan a preview
+    cells when any cell cannot change (code "confirm" when only confirming prices that move more than their
+    guard allows would apply it), and AriStale when expected (the fingerprint of the plan a preview
     showed) no longer matches the cells. Records each changed cell in change_set (a change of its own
     when None) and marks what changed for the hub, in the same transaction."""
     if expected is not None:
@@ -41,6 +42,10 @@ def ari_edit_apply(edit: AriEdit, *, change_set: AriChangeSet | None = None, exp
         raise AriStale(plan)
     if plan.errors:
         raise ValidationError([f"{change.date}: {change.error}" for change in plan.errors[:10]])
+    if plan.warnings and not edit.confirmed:
+        raise ValidationError(
+            [ValidationError(f"{change.date}: {change.warning}", code="confirm") for change in plan.warnings[:10]]
+        )
     if edit.operation == Operation.CLEAR_CHANNEL:
         _write_clear(edit, plan.changed)
     elif edit.operation == Operation.SET_AVAILABILITY:
