@@ -34,8 +34,8 @@ from integration.hub.client import HubClient, HubError
 from integration.models import Property
 
 from . import hub
-from .commissions import commissions_measure
 from .choices import Basis, Category, RunStatus, hub_status_as_ours
+from .commissions import commissions_measure
 from .models import Reconciliation, ReconciliationRow
 from .sql import RowWriter, Side
 

@@ -118,7 +118,9 @@ def rate_plan_push_values(rate_plan, ranges):
         _within(ranges), rate_plan=rate_plan, channel__channel_id__in=open_channel_ids(rate_plan.property)
     ).values_list("channel__channel_id", "date", field_name)
     by_day = {(channel_id, date): value for channel_id, date, value in overrides}
-    ruled = channel_rule_rates(rate_plan, {day: values[field_name] for day, values in common.items() if field_name in values})
+    ruled = channel_rule_rates(
+        rate_plan, {day: values[field_name] for day, values in common.items() if field_name in values}
+    )
     for channel_id in sorted({channel_id for channel_id, _date in by_day} | set(ruled)):
         for day in _days(ranges):
             value = by_day.get((channel_id, day))

@@ -169,3 +169,61 @@ def channel_override_days(channel_pk: int, rate_plans: Iterable[RatePlan], first
             channel_id=channel_pk, rate_plan__in=list(rate_plans), date__range=(first, last), rate__isnull=False
         ).values_list("rate_plan_id", "date")
     )
+
+
+@dataclass(frozen=True)
+class PlanPrice:
+    """A standalone plan on a channel for its next common rate: the date, the common rate, the channel's
+    price, the commission it is expected to take and the net it leaves."""
+
+    rate_plan: RatePlan
+    date: datetime.date | None
+    common: int | None
+    price: int | None
+    commission: int | None
+    net: int | None
+
+
+@dataclass(frozen=True)
+class ChannelPrices:
+    """One open channel on the prices screen: its rules, its commission and its plans' expected prices."""
+
+    channel: object
+    rules: list[tuple[RatePlan | None, Rule]]
+    commission: Commission
+    plans: list[PlanPrice]
+
+
+def channel_price_rows(prop: Property, *, first: datetime.date, days: int = 31) -> list[ChannelPrices]:
+    """Each channel open for prop with its rules, commission and, for each standalone plan's first common
+    rate from first on (within days), the price, expected commission and expected net (a fixed number of
+    queries, whatever the channels and plans)."""
+    book = price_book(prop)
+    plans = list(
+        RatePlan.objects.filter(property=prop, model__type=RatePlanType.STANDALONE)
+        .select_related("model", "room_type")
+        .order_by("room_type__name", "pk")
+    )
+    by_pk = {plan.pk: plan for plan in plans}
+    rates = common_rates(plans, first, first + datetime.timedelta(days=days - 1))
+    next_rate = {pk: min(days_.items()) for pk, days_ in rates.items()}
+    rows = []
+    for channel in open_channels(prop):
+        commission = book.commission(channel.pk)
+        prices = []
+        for plan in plans:
+            rule = book.rule_for(channel.pk, plan)
+            day, common = next_rate.get(plan.pk, (None, None))
+            price = None if common is None else (common if rule is None else book.price(channel.pk, rule, common))
+            net = None if price is None else expected_net(price, commission.in_use)
+            prices.append(PlanPrice(plan, day, common, price, None if price is None else price - net, net))
+        rules = sorted(
+            (
+                (by_pk.get(plan_pk) if plan_pk else None, rule)
+                for (ch, plan_pk), rule in book.rules.items()
+                if ch == channel.pk
+            ),
+            key=lambda item: (item[0] is not None, item[0].pk if item[0] else 0),
+        )
+        rows.append(ChannelPrices(channel, rules, commission, prices))
+    return rows

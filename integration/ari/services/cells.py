@@ -44,8 +44,8 @@ def ari_cell_save(
     or None to leave it) or a RoomType (value: the rooms to sell). With a channel, value is the channel's
     own rate or cap, and None clears it. seen (CellSeen) is what the cell showed: when the cell holds
     something else now, nothing is saved and AriCellStale says what it holds. Rooms to sell far above the
-    room type's rooms, and a price moving more than its rate plan's guard allows, need confirmed. Raises ValidationError with the message to show on the cell (code
-    "confirm" when confirming would save it).
+    room type's rooms, and a price moving more than its rate plan's guard allows, need confirmed. Raises
+    ValidationError with the message to show on the cell (code "confirm" when confirming would save it).
     """
     if seen is not None:
         _check_seen(target, day, channel, seen)

@@ -62,6 +62,9 @@ def guard_warning(guard: Guard, old: int | None, new: int) -> str:
     moved = move_percent(old, new)
     if moved is None or moved <= guard.max_move:
         return ""
-    return _(
-        "This moves the price by %(moved)s %% (%(old)s → %(new)s), more than %(max)s %%: confirm to save it."
-    ) % {"moved": moved, "old": f"{old:,}", "new": f"{new:,}", "max": guard.max_move}
+    return _("This moves the price by %(moved)s %% (%(old)s → %(new)s), more than %(max)s %%: confirm to save it.") % {
+        "moved": moved,
+        "old": f"{old:,}",
+        "new": f"{new:,}",
+        "max": guard.max_move,
+    }

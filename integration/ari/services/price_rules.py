@@ -22,7 +22,14 @@ from ...content.models import Property, RatePlan
 from ...content.names import display_name
 from ...sync.models import ResourceKind
 from ..dates import ari_window
-from ..models_prices import ChannelCommission, ChannelPriceRule, PriceMethod, PriceRuleChange
+from ..models_prices import (
+    ChannelCommission,
+    ChannelPriceRule,
+    PriceGuard,
+    PriceMethod,
+    PriceRuleChange,
+    PricingSettings,
+)
 from ..selectors.prices import PriceBook, Rule, channel_override_days, common_rates, price_book
 from .edits import User
 from .guard import NO_GUARD, guard_refusal, guard_warning, price_guards
@@ -95,7 +102,9 @@ def _plans_ruled(prop: Property, rate_plan: RatePlan | None) -> list[RatePlan]:
     if rate_plan is not None:
         return [rate_plan]
     return list(
-        RatePlan.objects.filter(property=prop, model__type=RatePlanType.STANDALONE).select_related("model").order_by("pk")
+        RatePlan.objects.filter(property=prop, model__type=RatePlanType.STANDALONE)
+        .select_related("model")
+        .order_by("pk")
     )
 
 
@@ -167,7 +176,9 @@ def price_rule_set(
     if expected is not None and plan.fingerprint() != expected:
         raise RuleStale(plan)
     if plan.errors:
-        raise ValidationError({"value": [f"{move.date} · {display_name(move.rate_plan)}: {move.error}" for move in plan.errors[:5]]})
+        raise ValidationError(
+            {"value": [f"{move.date} · {display_name(move.rate_plan)}: {move.error}" for move in plan.errors[:5]]}
+        )
     if plan.warnings and not confirmed:
         raise ValidationError({"value": ValidationError(plan.warnings[0].warning, code="confirm")})
     rules = ChannelPriceRule.objects.filter(property=prop, channel=channel, rate_plan=rate_plan)
@@ -264,3 +275,28 @@ def channel_commission_set(
     plan = _moves(prop, channel, before, after)
     _mark(plan)
     return len(plan.moves)
+
+
+@transaction.atomic
+def pricing_settings_save(*, settings: PricingSettings) -> int:
+    """Save a property's rounding and commission settings, and mark the channel prices the change moves
+    (a new rounding unit, or a commission that now is measured). Returns how many moved."""
+    prop = settings.property
+    Property.objects.select_for_update().filter(pk=prop.pk).first()
+    before = price_book(prop)
+    settings.save()
+    after = price_book(prop)
+    moved = 0
+    for channel in SalesChannel.objects.filter(pk__in={channel_pk for channel_pk, _plan in after.rules}):
+        plan = _moves(prop, channel, before, after)
+        _mark(plan)
+        moved += len(plan.moves)
+    return moved
+
+
+def price_guard_save(*, rate_plan: RatePlan, floor: int | None, ceiling: int | None, max_move: int) -> PriceGuard:
+    """Set a rate plan's price guard (it applies to the changes made from now on)."""
+    guard, _created = PriceGuard.objects.update_or_create(
+        rate_plan=rate_plan, defaults={"floor": floor, "ceiling": ceiling, "max_move": max_move}
+    )
+    return guard

@@ -60,7 +60,9 @@ def test_prices_round_to_the_property_unit_in_its_direction(amount, unit, roundi
 def test_markups_in_percent_and_in_krw_are_rounded_by_the_property_rule():
     assert rule_price(Rule(PriceMethod.PERCENT, D(10)), 123456, commission=D(0), unit=100, rounding="nearest") == 135800
     assert rule_price(Rule(PriceMethod.PERCENT, D(-15)), 99999, commission=D(0), unit=100, rounding="down") == 84900
-    assert rule_price(Rule(PriceMethod.AMOUNT, D(5050)), 100000, commission=D(0), unit=100, rounding="nearest") == 105100
+    assert (
+        rule_price(Rule(PriceMethod.AMOUNT, D(5050)), 100000, commission=D(0), unit=100, rounding="nearest") == 105100
+    )
     assert rule_price(Rule(PriceMethod.AMOUNT, D(-200000)), 100000, commission=D(0), unit=100, rounding="up") == 0
 
 
@@ -166,9 +168,10 @@ def test_the_guard_refuses_a_rule_past_the_ceiling_and_asks_to_confirm_a_large_m
         price_rule_set(prop=prop, channel=channel, rate_plan=None, method=PriceMethod.PERCENT, value=D(60))
     assert "above this rate plan's ceiling of 150,000 KRW" in refused.value.message_dict["value"][0]
 
-    assert price_rule_plan(
-        prop=prop, channel=channel, rate_plan=None, method=PriceMethod.PERCENT, value=D(45)
-    ).warnings == []  # 45 % is within the default 50 %
+    assert (
+        price_rule_plan(prop=prop, channel=channel, rate_plan=None, method=PriceMethod.PERCENT, value=D(45)).warnings
+        == []
+    )  # 45 % is within the default 50 %
     PriceGuard.objects.filter(rate_plan=standalone).update(max_move=40)
     with pytest.raises(ValidationError) as asked:
         price_rule_set(prop=prop, channel=channel, rate_plan=None, method=PriceMethod.PERCENT, value=D(45))
@@ -180,7 +183,7 @@ def test_the_guard_refuses_a_rule_past_the_ceiling_and_asks_to_confirm_a_large_m
 
 
 def test_a_rule_is_undone_as_a_new_change_back_to_what_it_was(priced):
-    prop, standalone, _package, channel = priced
+    prop, _standalone, _package, channel = priced
     first = price_rule_set(prop=prop, channel=channel, rate_plan=None, method=PriceMethod.PERCENT, value=D(10))
     second = price_rule_set(prop=prop, channel=channel, rate_plan=None, method=PriceMethod.AMOUNT, value=D(3000))
     undo_plan = price_rule_undo_plan(second)
@@ -189,9 +192,10 @@ def test_a_rule_is_undone_as_a_new_change_back_to_what_it_was(priced):
     back = price_rule_undo(change=second, expected=undo_plan.fingerprint())
     assert back.undo_of == second
     assert (ChannelPriceRule.objects.get().method, ChannelPriceRule.objects.get().value) == (PriceMethod.PERCENT, 10)
-    with pytest.raises(RuleStale):  # the first change's undo preview is stale once prices move again
-        stale = price_rule_undo_plan(first).fingerprint()
-        price_rule_set(prop=prop, channel=channel, rate_plan=None, method=PriceMethod.PERCENT, value=D(11))
+    # The first change's undo preview is stale once its prices move again.
+    stale = price_rule_undo_plan(first).fingerprint()
+    price_rule_set(prop=prop, channel=channel, rate_plan=None, method=PriceMethod.PERCENT, value=D(11))
+    with pytest.raises(RuleStale):
         price_rule_undo(change=first, expected=stale)
     assert PriceRuleChange.objects.count() == 4
 
