@@ -262,3 +262,24 @@ def test_the_hub_receives_the_channel_rates_in_one_rates_call_per_rate_plan(hub)
         {"channel_id": 5, "rates": [{"from": first, "to": last, "rate": 117700}]},
     ]
     assert hub.rates_of("hanok", room_type.vendor_id, standalone.vendor_id, channel_id=5)[day(200)]["rate"] == 117700
+
+
+def test_a_rule_of_a_channel_that_opens_later_is_sent_when_it_opens(property_a):
+    from integration.ari.services.push import ari_channel_opened
+    from integration.models import PropertyChannel
+
+    rows = ari_property(property_a)
+    fill_days(rows, [day(1), day(2)])
+    standalone = rows[0][1]
+    channel = SalesChannelFactory(channel_id=9)
+    price_rule_set(prop=property_a, channel=channel, rate_plan=None, method=PriceMethod.AMOUNT, value=D(1000))
+    assert _push(standalone, [day(1), day(2)])[1] == {}  # not open: nothing for it yet
+    AriDirtyRange.objects.all().delete()
+
+    PropertyChannel.objects.create(property=property_a, channel=channel, status="open", on_sale=True)
+    ari_channel_opened(property_a, channel)
+
+    assert list(AriDirtyRange.objects.filter(state__object_id=standalone.pk).values_list("date_from", "date_to")) == [
+        (day(1), day(2))
+    ]
+    assert _push(standalone, [day(1), day(2)])[1] == {9: [(day(1), {"rate": 101000}), (day(2), {"rate": 101000})]}

@@ -54,7 +54,9 @@ def test_the_screen_shows_each_channel_price_expected_commission_and_net(staff_c
     price = row[0].plans[0]
     assert (price.common, price.price, price.commission, price.net) == (100000, 117700, 17655, 100045)
     html = page.content.decode()
-    assert "117,700" in html and "100,045" in html and "net target" in html
+    assert "117,700" in html
+    assert "100,045" in html
+    assert "net target" in html
     assert "Not measured yet" in html
 
 
@@ -116,7 +118,8 @@ def test_the_guard_asks_on_the_rule_field_and_refuses_past_the_floor(staff_clien
     unconfirmed = rule_post(
         staff_client, property_a, channel, method="percent", value="80", apply="1", fingerprint=fingerprint
     )
-    assert unconfirmed.status_code == 200 and not ChannelPriceRule.objects.exists()
+    assert unconfirmed.status_code == 200
+    assert not ChannelPriceRule.objects.exists()
     confirmed = rule_post(
         staff_client,
         property_a,
@@ -138,7 +141,8 @@ def test_bad_input_is_a_form_error(staff_client, property_a, priced):
         assert response.status_code == 200
         assert response.context["forms"]["rule"].errors
     guard = staff_client.post(url("prices", property_a), {"form": "guard", "rate_plan": "x", "max_move": "-1"})
-    assert guard.status_code == 200 and guard.context["forms"]["guard"].errors
+    assert guard.status_code == 200
+    assert guard.context["forms"]["guard"].errors
 
 
 def test_the_cell_editor_asks_to_confirm_a_large_move(staff_client, property_a, priced):
