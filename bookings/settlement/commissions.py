@@ -44,15 +44,15 @@ def commission_measure(prop: Property, channel_id: int, *, sample: int) -> Measu
     )
     seen: dict[str, tuple[datetime.date, Decimal, Decimal]] = {}
     for number, day, total, net in rows.iterator(chunk_size=max(sample * 2, 100)):
-        if number not in seen:
+        if number not in seen and total is not None and net is not None:  # the filter keeps only these
             seen[number] = (day, total, net)
             if len(seen) == sample:
                 break
     if not seen:
         return Measured(None, 0, None, None)
-    total = sum(total for _day, total, _net in seen.values())
-    net = sum(net for _day, _total, net in seen.values())
-    percent = ((1 - Decimal(net) / Decimal(total)) * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    totals = sum((total for _day, total, _net in seen.values()), Decimal(0))
+    nets = sum((net for _day, _total, net in seen.values()), Decimal(0))
+    percent = ((1 - nets / totals) * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
     days = [day for day, _total, _net in seen.values()]
     return Measured(percent, len(seen), min(days), max(days))
 

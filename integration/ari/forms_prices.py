@@ -71,7 +71,8 @@ class PriceRuleForm(forms.Form):
         self.asks_price_confirmation = False
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         method = data.get("method")
         if method == self.REMOVE:
             data["method"], data["value"] = "", None
@@ -116,7 +117,8 @@ class PriceGuardForm(forms.ModelForm):
         pass
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         floor, ceiling = data.get("floor"), data.get("ceiling")
         if floor is not None and ceiling is not None and floor > ceiling:
             self.add_error("ceiling", _("The ceiling must not be below the floor."))

@@ -6,6 +6,7 @@ import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal
+from typing import cast
 
 from ...channels.selectors import open_channels
 from ...content.choices import RatePlanType
@@ -158,11 +159,13 @@ def common_rates(rate_plans: Iterable[RatePlan], first: datetime.date, last: dat
     ).values_list("rate_plan_id", "date", "rate")
     rates: dict[int, dict[datetime.date, int]] = {}
     for plan_id, day, rate in rows:
-        rates.setdefault(plan_id, {})[day] = rate
+        rates.setdefault(plan_id, {})[day] = cast(int, rate)  # the filter keeps days with a rate
     return rates
 
 
-def channel_override_days(channel_pk: int, rate_plans: Iterable[RatePlan], first: datetime.date, last: datetime.date):
+def channel_override_days(
+    channel_pk: int, rate_plans: Iterable[RatePlan], first: datetime.date, last: datetime.date
+) -> set[tuple[int, datetime.date]]:
     """{(rate plan pk, day)} where the channel has its own rate (which wins over its rule)."""
     return set(
         ChannelRateDay.objects.filter(
@@ -194,6 +197,17 @@ class ChannelPrices:
     plans: list[PlanPrice]
 
 
+def _plan_price(book: PriceBook, channel_pk: int, plan: RatePlan, rate: tuple[datetime.date, int] | None) -> PlanPrice:
+    """plan on the channel for its next common rate (rate: its day and amount; None: none within reach)."""
+    if rate is None:
+        return PlanPrice(plan, None, None, None, None, None)
+    day, common = rate
+    rule = book.rule_for(channel_pk, plan)
+    price = common if rule is None else book.price(channel_pk, rule, common)
+    net = expected_net(price, book.commission(channel_pk).in_use)
+    return PlanPrice(plan, day, common, price, price - net, net)
+
+
 def channel_price_rows(prop: Property, *, first: datetime.date, days: int = 31) -> list[ChannelPrices]:
     """Each channel open for prop with its rules, commission and, for each standalone plan's first common
     rate from first on (within days), the price, expected commission and expected net (a fixed number of
@@ -210,13 +224,7 @@ def channel_price_rows(prop: Property, *, first: datetime.date, days: int = 31) 
     rows = []
     for channel in open_channels(prop):
         commission = book.commission(channel.pk)
-        prices = []
-        for plan in plans:
-            rule = book.rule_for(channel.pk, plan)
-            day, common = next_rate.get(plan.pk, (None, None))
-            price = None if common is None else (common if rule is None else book.price(channel.pk, rule, common))
-            net = None if price is None else expected_net(price, commission.in_use)
-            prices.append(PlanPrice(plan, day, common, price, None if price is None else price - net, net))
+        prices = [_plan_price(book, channel.pk, plan, next_rate.get(plan.pk)) for plan in plans]
         rules = sorted(
             (
                 (by_pk.get(plan_pk) if plan_pk else None, rule)

@@ -40,12 +40,7 @@ def ari_edit_apply(edit: AriEdit, *, change_set: AriChangeSet | None = None, exp
     plan = ari_edit_plan(edit)
     if expected is not None and plan.fingerprint() != expected:
         raise AriStale(plan)
-    if plan.errors:
-        raise ValidationError([f"{change.date}: {change.error}" for change in plan.errors[:10]])
-    if plan.warnings and not edit.confirmed:
-        raise ValidationError(
-            [ValidationError(f"{change.date}: {change.warning}", code="confirm") for change in plan.warnings[:10]]
-        )
+    _refuse(edit, plan)
     if edit.operation == Operation.CLEAR_CHANNEL:
         _write_clear(edit, plan.changed)
     elif edit.operation == Operation.SET_AVAILABILITY:
@@ -63,6 +58,17 @@ def ari_edit_apply(edit: AriEdit, *, change_set: AriChangeSet | None = None, exp
         kind = ResourceKind.ARI_AVAILS if isinstance(target, RoomType) else ResourceKind.ARI_RATES
         ari_mark_dirty(target, kind=kind, dates=dates)
     return plan
+
+
+def _refuse(edit: AriEdit, plan: AriPlan) -> None:
+    """Raise ValidationError naming the first cells that cannot change, or (code "confirm") the first
+    large price moves the edit did not confirm."""
+    if plan.errors:
+        raise ValidationError([f"{change.date}: {change.error}" for change in plan.errors[:10]])
+    if plan.warnings and not edit.confirmed:
+        raise ValidationError(
+            [ValidationError(f"{change.date}: {change.warning}", code="confirm") for change in plan.warnings[:10]]
+        )
 
 
 @retried_on_conflict

@@ -286,7 +286,7 @@ def _rate_changes(edit: AriEdit, dates: list[datetime.date]) -> list[CellChange]
     base_before = standalone_rates({plan.room_type_id for plan in plans}, min(dates), max(dates)) if dates else {}
     base_after: dict[tuple[int, datetime.date], int | None] = dict(base_before)
     changes = []
-    guards = price_guards(plan.pk for plan in plans)
+    guards = price_guards(plans)
     existing: dict[tuple[int, datetime.date], RatePlanDay | ChannelRateDay]
     if edit.channel is None:
         existing = {
@@ -355,10 +355,11 @@ def _guard(change: CellChange, guard: Guard, base_before: int | None, base_after
     if change.error or change.new is None:
         return
     package = change.field == "rate_modify"
-    old, new = cast(int | None, change.old), cast(int, change.new)
+    old: int | None = None if change.old is None else int(change.old)
+    new = int(change.new)
     if package:
         old = None if old is None or base_before is None else base_before + old
-        new = cast(int, base_after) + new
+        new += base_after or 0
     change.error = guard_refusal(guard, new)
     if not change.error:
         change.warning = guard_warning(guard, old, new)

@@ -8,6 +8,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils.translation import gettext as _
 
+from ...content.models import RatePlan
 from ..models_prices import PriceGuard
 
 #: The share (percent) a price may move without a confirmation when its rate plan has no guard of its own.
@@ -27,9 +28,9 @@ class Guard:
 NO_GUARD = Guard()
 
 
-def price_guards(rate_plan_ids: Iterable[int]) -> dict[int, Guard]:
+def price_guards(rate_plans: Iterable[RatePlan]) -> dict[int, Guard]:
     """{rate plan id: its Guard} for the rate plans that have one, in one query."""
-    rows = PriceGuard.objects.filter(rate_plan_id__in=set(rate_plan_ids)).values_list(
+    rows = PriceGuard.objects.filter(rate_plan__in=list(rate_plans)).values_list(
         "rate_plan_id", "floor", "ceiling", "max_move"
     )
     return {plan_id: Guard(floor, ceiling, max_move) for plan_id, floor, ceiling, max_move in rows}

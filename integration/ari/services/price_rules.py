@@ -123,7 +123,7 @@ def price_rule_plan(
     after = price_book(prop)
     key = (channel.pk, rate_plan.pk if rate_plan is not None else None)
     if method:
-        after.rules[key] = Rule(method, value if method != PriceMethod.NET else Decimal(0))
+        after.rules[key] = Rule(method, value if value is not None and method != PriceMethod.NET else Decimal(0))
     else:
         after.rules.pop(key, None)
     return _moves(prop, channel, before, after)
@@ -134,7 +134,7 @@ def _moves(prop: Property, channel: SalesChannel, before: PriceBook, after: Pric
     first, last = ari_window()
     rates = common_rates(plans, first, last)
     own = channel_override_days(channel.pk, plans, first, last)
-    guards = price_guards(plan.pk for plan in plans)
+    guards = price_guards(plans)
     plan = RulePlan()
     for rate_plan in plans:
         guard = guards.get(rate_plan.pk, NO_GUARD)
@@ -173,14 +173,7 @@ def price_rule_set(
     # One rule change of a property at a time: the preview's prices stay those applied.
     Property.objects.select_for_update().filter(pk=prop.pk).first()
     plan = price_rule_plan(prop=prop, channel=channel, rate_plan=rate_plan, method=method, value=value)
-    if expected is not None and plan.fingerprint() != expected:
-        raise RuleStale(plan)
-    if plan.errors:
-        raise ValidationError(
-            {"value": [f"{move.date} · {display_name(move.rate_plan)}: {move.error}" for move in plan.errors[:5]]}
-        )
-    if plan.warnings and not confirmed:
-        raise ValidationError({"value": ValidationError(plan.warnings[0].warning, code="confirm")})
+    _check(plan, expected=expected, confirmed=confirmed)
     rules = ChannelPriceRule.objects.filter(property=prop, channel=channel, rate_plan=rate_plan)
     old = rules.first()
     old_rule = (old.method, old.value) if old else ("", None)
@@ -208,6 +201,18 @@ def price_rule_set(
         undo_of=undo_of,
         cell_count=len(plan.moves),
     )
+
+
+def _check(plan: RulePlan, *, expected: str | None, confirmed: bool) -> None:
+    """Raise RuleStale when plan is not the one previewed (expected), ValidationError when the guard refuses
+    a price or asks for a confirmation not given."""
+    if expected is not None and plan.fingerprint() != expected:
+        raise RuleStale(plan)
+    if plan.errors:
+        refused = [f"{move.date} · {display_name(move.rate_plan)}: {move.error}" for move in plan.errors[:5]]
+        raise ValidationError({"value": refused})
+    if plan.warnings and not confirmed:
+        raise ValidationError({"value": ValidationError(plan.warnings[0].warning, code="confirm")})
 
 
 def price_rule_undo_plan(change: PriceRuleChange) -> RulePlan:
