@@ -150,7 +150,7 @@ class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews, AriPriceV
             export_url=reverse("admin:integration_property_ari_export", args=[prop.pk]),
             import_url=reverse("admin:integration_property_ari_import", args=[prop.pk]),
             history_url=reverse("admin:integration_property_ari_history", args=[prop.pk]),
-            prices_url=reverse("admin:integration_property_prices", args=[prop.pk]),
+            prices_url=reverse("admin:integration_property_ari_prices", args=[prop.pk]),
             changes_url=reverse("admin:integration_property_ari_changes", args=[prop.pk]),
             export_from=max(month, korea_today()).isoformat(),
             export_to=month_end(month).isoformat(),

@@ -20,6 +20,7 @@ from .dates import korea_today
 from .forms_prices import CommissionForm, PriceGuardForm, PriceRuleForm, PricingSettingsForm
 from .models_prices import PriceGuard, PriceMethod, PriceRuleChange
 from .selectors.prices import channel_price_rows, pricing_settings
+from .services.guard import move_percent
 from .services.price_rules import (
     RuleStale,
     channel_commission_set,
@@ -49,6 +50,11 @@ def rule_label(method, value):
     return f"{int(value):+,} KRW"
 
 
+def _move_mark(move):
+    """ "▲ 80 %": how far a price moves, for a row the guard asks to confirm."""
+    return f"{'▲' if move.new > move.old else '▼'} {move_percent(move.old, move.new)} %"
+
+
 def _moves_preview(plan, *, fingerprint):
     """What a preview of a rule change (or its undo) shows."""
     shown = [*plan.errors, *[move for move in plan.moves if not move.error]][:PREVIEW_MOVES]
@@ -61,7 +67,8 @@ def _moves_preview(plan, *, fingerprint):
                 "old": krw(move.old),
                 "new": krw(move.new),
                 "error": move.error,
-                "warning": move.warning,
+                # The field says what to confirm; each row shows only how far its price moves.
+                "warning": _move_mark(move) if move.warning else "",
             }
             for move in shown
         ],
@@ -83,12 +90,14 @@ class AriPriceViews(AriPageViews):
 
         return [
             path(
-                "<path:object_id>/calendar/prices/", view(self.calendar_prices_view), name="integration_property_prices"
+                "<path:object_id>/calendar/prices/",
+                view(self.calendar_prices_view),
+                name="integration_property_ari_prices",
             ),
             path(
                 "<path:object_id>/calendar/prices/changes/<int:change_id>/undo/",
                 view(self.calendar_price_undo_view),
-                name="integration_property_price_undo",
+                name="integration_property_ari_price_undo",
             ),
             *super().get_urls(),
         ]
@@ -113,7 +122,7 @@ class AriPriceViews(AriPageViews):
             else:
                 done = getattr(self, f"_{which}_save")(request, prop, forms[which])
             if done:
-                return redirect(reverse("admin:integration_property_prices", args=[prop.pk]))
+                return redirect(reverse("admin:integration_property_ari_prices", args=[prop.pk]))
         context = self._context(
             request,
             prop,
@@ -149,7 +158,7 @@ class AriPriceViews(AriPageViews):
                 "plan": display_name(change.rate_plan) if change.rate_plan else _("All standalone rate plans"),
                 "old": rule_label(change.old_method, change.old_value),
                 "new": rule_label(change.new_method, change.new_value),
-                "undo_url": reverse("admin:integration_property_price_undo", args=[prop.pk, change.pk]),
+                "undo_url": reverse("admin:integration_property_ari_price_undo", args=[prop.pk, change.pk]),
             }
             for change in changes
         ]
@@ -242,7 +251,7 @@ class AriPriceViews(AriPageViews):
         if change is None:
             raise Http404("No such change of this property.")
         change.property = prop
-        prices_url = reverse("admin:integration_property_prices", args=[prop.pk])
+        prices_url = reverse("admin:integration_property_ari_prices", args=[prop.pk])
         plan = price_rule_undo_plan(change)
         if request.method == "POST":
             try:

@@ -39,7 +39,7 @@ def priced(property_a):
 
 def rule_post(client, prop, channel, *, method, value="", plan="", **extra):
     data = {"form": "rule", "channel": channel.pk, "rate_plan": plan, "method": method, "value": value, **extra}
-    return client.post(url("prices", prop), data)
+    return client.post(url("ari_prices", prop), data)
 
 
 def test_the_screen_shows_each_channel_price_expected_commission_and_net(staff_client, property_a, priced):
@@ -47,7 +47,7 @@ def test_the_screen_shows_each_channel_price_expected_commission_and_net(staff_c
     channel_commission_set(prop=property_a, channel=channel, typed=Decimal(15))
     price_rule_set(prop=property_a, channel=channel, rate_plan=None, method=PriceMethod.NET, value=None)
 
-    page = staff_client.get(url("prices", property_a))
+    page = staff_client.get(url("ari_prices", property_a))
 
     assert page.status_code == 200
     (row,) = page.context["rows"]
@@ -61,14 +61,14 @@ def test_the_screen_shows_each_channel_price_expected_commission_and_net(staff_c
 
 
 def test_the_screen_costs_the_same_queries_for_more_channels(staff_client, property_a, priced):
-    staff_client.get(url("prices", property_a))
+    staff_client.get(url("ari_prices", property_a))
     with CaptureQueriesContext(connection) as one:
-        staff_client.get(url("prices", property_a))
+        staff_client.get(url("ari_prices", property_a))
     for n in range(4):
         other = SalesChannelFactory(open_for=property_a)
         price_rule_set(prop=property_a, channel=other, rate_plan=None, method=PriceMethod.PERCENT, value=Decimal(n))
     with CaptureQueriesContext(connection) as five:
-        staff_client.get(url("prices", property_a))
+        staff_client.get(url("ari_prices", property_a))
     assert len(five) == len(one)
 
 
@@ -86,12 +86,12 @@ def test_a_rule_is_previewed_applied_and_undone(staff_client, property_a, priced
     assert applied.status_code == 302
     assert ChannelPriceRule.objects.get().value == Decimal(10)
     change = PriceRuleChange.objects.get()
-    assert "+10 %" in staff_client.get(url("prices", property_a)).content.decode()
+    assert "+10 %" in staff_client.get(url("ari_prices", property_a)).content.decode()
 
-    undo = staff_client.get(url("price_undo", property_a, change.pk))
+    undo = staff_client.get(url("ari_price_undo", property_a, change.pk))
     assert undo.context["preview"]["count"] == 2
     done = staff_client.post(
-        url("price_undo", property_a, change.pk), {"fingerprint": undo.context["preview"]["fingerprint"]}
+        url("ari_price_undo", property_a, change.pk), {"fingerprint": undo.context["preview"]["fingerprint"]}
     )
     assert done.status_code == 302
     assert not ChannelPriceRule.objects.exists()
@@ -140,7 +140,7 @@ def test_bad_input_is_a_form_error(staff_client, property_a, priced):
         response = rule_post(staff_client, property_a, channel, method="percent", value=value, preview="1")
         assert response.status_code == 200
         assert response.context["forms"]["rule"].errors
-    guard = staff_client.post(url("prices", property_a), {"form": "guard", "rate_plan": "x", "max_move": "-1"})
+    guard = staff_client.post(url("ari_prices", property_a), {"form": "guard", "rate_plan": "x", "max_move": "-1"})
     assert guard.status_code == 200
     assert guard.context["forms"]["guard"].errors
 
