@@ -17,8 +17,8 @@ from core.dates import korea_today
 from .access.choices import MembershipRole
 from .access.services import membership_grant
 from .ari.dates import DateRange
-from .ari.services.bulk import ari_edit_apply
 from .ari.models_prices import PriceMethod, PricingSettings
+from .ari.services.bulk import ari_edit_apply
 from .ari.services.edits import AriEdit, Operation
 from .ari.services.price_rules import channel_commission_set, price_rule_set
 from .catalog.models import CatalogSnapshot
