@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from integration.ari.dates import DateRange
 from integration.ari.models_prices import (
@@ -31,7 +31,8 @@ from integration.ari.services.price_rules import (
     price_rule_undo,
     price_rule_undo_plan,
 )
-from integration.models import AriDirtyRange, SyncAttempt
+from integration.ari.services.push import ari_channel_opened
+from integration.models import AriDirtyRange, PropertyChannel, SyncAttempt
 from integration.sync.services.batch import sync_pending
 from tests.factories import PropertyFactory, hub_content
 from tests.integration.ari.factories import SalesChannelFactory, ari_property, day, fill_days
@@ -265,9 +266,6 @@ def test_the_hub_receives_the_channel_rates_in_one_rates_call_per_rate_plan(hub)
 
 
 def test_a_rule_of_a_channel_that_opens_later_is_sent_when_it_opens(property_a):
-    from integration.ari.services.push import ari_channel_opened
-    from integration.models import PropertyChannel
-
     rows = ari_property(property_a)
     fill_days(rows, [day(1), day(2)])
     standalone = rows[0][1]
@@ -283,3 +281,12 @@ def test_a_rule_of_a_channel_that_opens_later_is_sent_when_it_opens(property_a):
         (day(1), day(2))
     ]
     assert _push(standalone, [day(1), day(2)])[1] == {9: [(day(1), {"rate": 101000}), (day(2), {"rate": 101000})]}
+
+
+def test_the_database_keeps_one_rule_per_channel_and_plan(priced):
+    prop, standalone, _package, channel = priced
+    ChannelPriceRule.objects.create(property=prop, channel=channel, method=PriceMethod.PERCENT, value=D(5))
+    ChannelPriceRule.objects.create(property=prop, channel=channel, rate_plan=standalone, method=PriceMethod.NET)
+    for plan in (None, standalone):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            ChannelPriceRule.objects.create(property=prop, channel=channel, rate_plan=plan, method=PriceMethod.NET)

@@ -187,3 +187,23 @@ def test_the_bulk_edit_asks_to_confirm_a_large_move(staff_client, property_a, pr
     )
     assert applied.status_code == 302
     assert RatePlanDay.objects.get(rate_plan=standalone, date=day(2)).rate == 160000
+
+
+def test_the_channel_calendar_shows_the_price_its_rule_gives(staff_client, property_a, priced):
+    standalone, channel = priced
+    price_rule_set(prop=property_a, channel=channel, rate_plan=None, method=PriceMethod.PERCENT, value=Decimal(10))
+
+    page = staff_client.get(
+        reverse("admin:integration_property_calendar", args=[property_a.pk]),
+        {"month": day(1).strftime("%Y-%m"), "channel": channel.pk},
+    )
+
+    cell = next(
+        cell
+        for block in page.context["grid"].room_types
+        for row in block.rate_plans
+        for cell in row.cells
+        if row.rate_plan == standalone and cell.day.date == day(1)
+    )
+    assert (cell.stored, cell.override, cell.ruled) == (100000, None, 110000)
+    assert "vh-ruled" in page.content.decode()
