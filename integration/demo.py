@@ -5,6 +5,7 @@ so the demo shows it synced."""
 import datetime
 import secrets
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -16,8 +17,10 @@ from core.dates import korea_today
 from .access.choices import MembershipRole
 from .access.services import membership_grant
 from .ari.dates import DateRange
+from .ari.models_prices import PriceMethod, PricingSettings
 from .ari.services.bulk import ari_edit_apply
 from .ari.services.edits import AriEdit, Operation
+from .ari.services.price_rules import channel_commission_set, price_rule_set
 from .catalog.models import CatalogSnapshot
 from .catalog.services.catalog import REFRESH_TASK as CATALOG_REFRESH_TASK
 from .channels.models import PropertyChannel, SalesChannel
@@ -214,7 +217,19 @@ def _create_content(prop):
     ]
     for obj in (prop, *room_types, *models, *plans):
         sync_mark_changed(obj)
-    _create_rates_and_availability(room_types, plans, _demo_channels())
+    channels = _demo_channels()
+    _create_rates_and_availability(room_types, plans, channels)
+    _create_price_rules(prop, channels)
+
+
+def _create_price_rules(prop, channels):
+    """Hub OTA sells 10 % above the common rate; Travel Mall grosses the common rate up as the net wanted, by
+    a typed 15 % commission until reconciled bookings measure its own. Both go out when the channels open."""
+    hub_ota, travel_mall, *_others = channels
+    PricingSettings.objects.create(property=prop, rounding_unit=100)
+    price_rule_set(prop=prop, channel=hub_ota, rate_plan=None, method=PriceMethod.PERCENT, value=Decimal(10))
+    channel_commission_set(prop=prop, channel=travel_mall, typed=Decimal(15))
+    price_rule_set(prop=prop, channel=travel_mall, rate_plan=None, method=PriceMethod.NET, value=None)
 
 
 def _demo_channels():

@@ -15,6 +15,13 @@ from .ari.models import (
     RatePlanDay,
     RoomTypeDay,
 )
+from .ari.models_prices import (
+    ChannelCommission,
+    ChannelPriceRule,
+    PriceGuard,
+    PriceRuleChange,
+    PricingSettings,
+)
 from .catalog.models import CatalogSnapshot, CodeMapping
 from .channels.models import ChannelOpenRequest, PropertyChannel, SalesChannel
 from .content.models import (
@@ -42,13 +49,18 @@ __all__ = [
     "AriImportStatus",
     "CatalogSnapshot",
     "ChannelAvailDay",
+    "ChannelCommission",
     "ChannelOpenRequest",
+    "ChannelPriceRule",
     "ChannelRateDay",
     "CodeMapping",
     "DriftCheck",
     "DriftDifference",
     "HubConnection",
     "HubSwitch",
+    "PriceGuard",
+    "PriceRuleChange",
+    "PricingSettings",
     "Property",
     "PropertyChannel",
     "PropertyMembership",

@@ -35,6 +35,7 @@ from integration.models import Property
 
 from . import hub
 from .choices import Basis, Category, RunStatus, hub_status_as_ours
+from .commissions import commissions_measure
 from .models import Reconciliation, ReconciliationRow
 from .sql import RowWriter, Side
 
@@ -267,6 +268,8 @@ def reconciliation_run(*, reconciliation_id: int, client: HubClient | None = Non
         Reconciliation.objects.filter(pk=reconciliation.pk).update(
             status=RunStatus.DONE, totals=totals, monthly=monthly, finished_at=timezone.now()
         )
+        # Net targets gross up by the commission these matched bookings show.
+        commissions_measure(properties=properties)
     reconciliation.refresh_from_db()
     reconciliation_counted(reconciliation.status)
     return reconciliation

@@ -24,6 +24,7 @@ from ..sync.models import ResourceKind
 from .admin_bulk import AriBulkEditViews
 from .admin_csv import AriCsvViews
 from .admin_history import AriHistoryViews
+from .admin_prices import AriPriceViews
 from .dates import add_months, ari_window, grid_month, grid_months, korea_today, month_end
 from .forms import AriCellForm
 from .selectors.grid import ari_grid_hub, ari_grid_read
@@ -32,7 +33,7 @@ from .services.cells import AriCellStale, ari_cell_save
 from .templatetags import cell_key, hub_badge, render_ari_cells
 
 
-class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews):
+class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews, AriPriceViews):
     """The rates and availability screens, mixed into the property admin (golive.admin composes it)."""
 
     def get_urls(self):
@@ -149,6 +150,7 @@ class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews):
             export_url=reverse("admin:integration_property_ari_export", args=[prop.pk]),
             import_url=reverse("admin:integration_property_ari_import", args=[prop.pk]),
             history_url=reverse("admin:integration_property_ari_history", args=[prop.pk]),
+            prices_url=reverse("admin:integration_property_ari_prices", args=[prop.pk]),
             changes_url=reverse("admin:integration_property_ari_changes", args=[prop.pk]),
             export_from=max(month, korea_today()).isoformat(),
             export_to=month_end(month).isoformat(),

@@ -72,6 +72,7 @@ def _preview_cell(change, bases):
         "old": _preview_value(change, change.old, bases),
         "new": "" if change.error else _preview_value(change, change.new, bases),
         "error": change.error,
+        "warning": change.warning,
     }
 
 
@@ -174,6 +175,12 @@ class AriBulkEditViews(AriPageViews):
         for change in plan.changes:
             if not change.error and change.new is not None and abs(change.new) > DB_INT_MAX:
                 change.error = _("The result would be too large.")
+        if plan.warnings and not plan.errors:
+            # Big price moves: the preview lists them, the confirmation field applies them.
+            form.asks_price_confirmation = True
+            if not form.cleaned_data["confirm_prices"]:
+                form.add_error("confirm_prices", plan.warnings[0].warning)
+                return True
         errors = plan.errors
         if not errors:
             return False

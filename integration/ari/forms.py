@@ -268,6 +268,11 @@ class AriBulkEditForm(forms.Form):
         required=False,
         help_text=_("Yes, sell more rooms than the room type has."),
     )
+    confirm_prices = forms.BooleanField(
+        label=_("Large price moves"),
+        required=False,
+        help_text=_("Yes, move these prices by more than their rate plan's guard allows without a confirmation."),
+    )
 
     def __init__(self, *args, property, **kwargs):
         super().__init__(*args, **kwargs)
@@ -275,6 +280,8 @@ class AriBulkEditForm(forms.Form):
         cast(forms.ModelChoiceField, self.fields["channel"]).queryset = open_channels(property)
         #: The rooms to sell are far above a room type's rooms: the form shows the confirmation.
         self.asks_confirmation = False
+        #: Prices move more than their guard allows (the preview found it): the form shows that confirmation.
+        self.asks_price_confirmation = False
         self.room_types, self.rate_plans, cast(forms.ChoiceField, self.fields["targets"]).choices = ari_rows(property)
         self.fields["weekdays"].initial = list(WEEKDAYS_ABBR)
 
@@ -299,7 +306,7 @@ class AriBulkEditForm(forms.Form):
             room_types=tuple(self.room_types[int(t[3:])] for t in targets if t.startswith("rt:")),
             weekdays=None if len(weekdays) == len(WEEKDAYS_ABBR) else weekdays,
             channel=data["channel"],
-            confirmed=data["confirm_rooms"],
+            confirmed=data["confirm_rooms"] or data["confirm_prices"],
         )
         errors = ari_edit_validate(edit)
         self.asks_confirmation = "confirm" in errors or (

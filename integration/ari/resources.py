@@ -21,6 +21,7 @@ from ..sync.models import ResourceKind
 from ..sync.resources import Call, Plan, Resource, register
 from .dates import DateRange, ari_window, clamp_ranges, merge_ranges
 from .models import AriDirtyRange, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
+from .selectors.prices import channel_rule_rates
 
 #: The values of a rate plan or room type to send on the days of ranges: (common, {channel id: values}).
 PushValues = Callable[[Any, list[DateRange]], tuple[list, dict]]
@@ -101,8 +102,8 @@ def register_ari_resources():
 
 def rate_plan_push_values(rate_plan, ranges):
     """The rates and business days of rate_plan on the days of ranges: the common values as
-    [(date, {...})] and each channel's as {channel_id: [(date, {...})]}; a channel without an override
-    on a day sells at the common value."""
+    [(date, {...})] and each channel's as {channel_id: [(date, {...})]}. A channel's own rate on a day
+    wins; else its price rule's price (integration.ari.selectors.prices); else it sells at the common value."""
     field_name = "rate_modify" if rate_plan.model.type == RatePlanType.PACKAGE else "rate"
     common = {}
     # Tuples, not model instances: a year of a rate plan is 365 rows per send.
@@ -117,11 +118,14 @@ def rate_plan_push_values(rate_plan, ranges):
         _within(ranges), rate_plan=rate_plan, channel__channel_id__in=open_channel_ids(rate_plan.property)
     ).values_list("channel__channel_id", "date", field_name)
     by_day = {(channel_id, date): value for channel_id, date, value in overrides}
-    for channel_id in sorted({channel_id for channel_id, _date in by_day}):
+    ruled = channel_rule_rates(
+        rate_plan, {day: values[field_name] for day, values in common.items() if field_name in values}
+    )
+    for channel_id in sorted({channel_id for channel_id, _date in by_day} | set(ruled)):
         for day in _days(ranges):
             value = by_day.get((channel_id, day))
             if value is None:
-                value = common.get(day, {}).get(field_name)
+                value = ruled.get(channel_id, {}).get(day, common.get(day, {}).get(field_name))
             if value is not None:
                 channels[channel_id].append((day, {field_name: value}))
     return sorted(common.items()), dict(channels)

@@ -124,6 +124,9 @@ def _rate_shown(cell, channel, classes):
     if cell.override is not None:
         classes.append("vh-override")
         return cell.override_price, cell.override, cell.override_price, _("This channel's own price")
+    if cell.ruled is not None:
+        classes.append("vh-ruled")
+        return cell.ruled, cell.stored, None, _("This channel's price rule makes it of the common rate")
     classes.append("vh-inherited")
     title = _("The common price: this channel has none of its own")
     return cell.price, cell.stored, cell.override_price, title

@@ -12,6 +12,7 @@ from ...content.models import Property, RatePlan
 from ...sync.models import ResourceKind
 from ..dates import ari_window, korea_today
 from ..models import ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomType, RoomTypeDay
+from .prices import price_book
 from .rates import HubStanding, ari_hub_standing, rate_plans_of
 
 SATURDAY, SUNDAY = 5, 6
@@ -80,6 +81,8 @@ class RateCell:
     business_day: bool | None = None
     base: int | None = None
     override: int | None = None
+    #: The channel's price by its price rule, where it has no value of its own (integration.ari.selectors.prices).
+    ruled: int | None = None
     #: Changed since the hub last took this day (ari_grid_hub).
     unsent: bool = False
 
@@ -152,7 +155,8 @@ def ari_grid_read(
     """The grid of prop from first to last (both included), optionally only some room types.
 
     Reads the room types, the rate plans and each table of day values once for the whole span: six
-    queries at most (four without a channel), however many room types, rate plans and days.
+    queries at most (four without a channel; with one, three more for its price rules), however many room
+    types, rate plans and days.
     """
     days = _grid_days(first, last, today or korea_today())
     blocks = _room_type_blocks(prop, room_type_ids)
@@ -169,7 +173,23 @@ def ari_grid_read(
         standalone = standalone_of.get(plan.room_type_id)
         row.cells = [_rate_cell(row, grid_day, rate_days, overrides, standalone) for grid_day in days]
         blocks[plan.room_type_id].rate_plans.append(row)
-    return AriGrid(prop, first, last, days, list(blocks.values()), channel)
+    grid = AriGrid(prop, first, last, days, list(blocks.values()), channel)
+    if channel is not None:
+        grid_rule_prices(grid, channel)
+    return grid
+
+
+def grid_rule_prices(grid: AriGrid, channel: SalesChannel) -> None:
+    """Give each standalone cell without the channel's own rate the price the channel's rule makes of it."""
+    book = price_book(grid.property)
+    for block in grid.room_types:
+        for row in block.rate_plans:
+            rule = book.rule_for(channel.pk, row.rate_plan)
+            if rule is None:
+                continue
+            for cell in row.cells:
+                if cell.override is None and cell.stored is not None:
+                    cell.ruled = book.price(channel.pk, rule, cell.stored)
 
 
 def _grid_days(first: datetime.date, last: datetime.date, today: datetime.date) -> list[GridDay]:

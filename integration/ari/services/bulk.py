@@ -31,7 +31,8 @@ from .push import ari_mark_dirty
 @transaction.atomic
 def ari_edit_apply(edit: AriEdit, *, change_set: AriChangeSet | None = None, expected: str | None = None) -> AriPlan:
     """Apply the edit as one change: every cell or none. Raises ValidationError naming the first bad
-    cells when any cell cannot change, and AriStale when expected (the fingerprint of the plan a preview
+    cells when any cell cannot change (code "confirm" when only confirming prices that move more than their
+    guard allows would apply it), and AriStale when expected (the fingerprint of the plan a preview
     showed) no longer matches the cells. Records each changed cell in change_set (a change of its own
     when None) and marks what changed for the hub, in the same transaction."""
     if expected is not None:
@@ -39,8 +40,7 @@ def ari_edit_apply(edit: AriEdit, *, change_set: AriChangeSet | None = None, exp
     plan = ari_edit_plan(edit)
     if expected is not None and plan.fingerprint() != expected:
         raise AriStale(plan)
-    if plan.errors:
-        raise ValidationError([f"{change.date}: {change.error}" for change in plan.errors[:10]])
+    _refuse(edit, plan)
     if edit.operation == Operation.CLEAR_CHANNEL:
         _write_clear(edit, plan.changed)
     elif edit.operation == Operation.SET_AVAILABILITY:
@@ -58,6 +58,17 @@ def ari_edit_apply(edit: AriEdit, *, change_set: AriChangeSet | None = None, exp
         kind = ResourceKind.ARI_AVAILS if isinstance(target, RoomType) else ResourceKind.ARI_RATES
         ari_mark_dirty(target, kind=kind, dates=dates)
     return plan
+
+
+def _refuse(edit: AriEdit, plan: AriPlan) -> None:
+    """Raise ValidationError naming the first cells that cannot change, or (code "confirm") the first
+    large price moves the edit did not confirm."""
+    if plan.errors:
+        raise ValidationError([f"{change.date}: {change.error}" for change in plan.errors[:10]])
+    if plan.warnings and not edit.confirmed:
+        raise ValidationError(
+            [ValidationError(f"{change.date}: {change.warning}", code="confirm") for change in plan.warnings[:10]]
+        )
 
 
 @retried_on_conflict

@@ -44,8 +44,8 @@ def ari_cell_save(
     or None to leave it) or a RoomType (value: the rooms to sell). With a channel, value is the channel's
     own rate or cap, and None clears it. seen (CellSeen) is what the cell showed: when the cell holds
     something else now, nothing is saved and AriCellStale says what it holds. Rooms to sell far above the
-    room type's rooms need confirmed. Raises ValidationError with the message to show on the cell (code
-    "confirm" when confirming would save it).
+    room type's rooms, and a price moving more than its rate plan's guard allows, need confirmed. Raises
+    ValidationError with the message to show on the cell (code "confirm" when confirming would save it).
     """
     if seen is not None:
         _check_seen(target, day, channel, seen)
@@ -56,7 +56,7 @@ def ari_cell_save(
         operation = Operation.SET_AVAILABILITY
         edits = [AriEdit(ranges, operation, value, room_types=(target,), channel=channel, confirmed=confirmed)]
     else:
-        edits = _rate_edits(target, ranges, value, business_day, channel)
+        edits = _rate_edits(target, ranges, value, business_day, channel, confirmed)
     change_set = ari_change_set_start(prop=target.property, source=AriChangeSource.CELL, user=user)
     plans = [_cell_edit_apply(edit, change_set) for edit in edits]
     ari_change_set_finish(change_set)
@@ -85,11 +85,12 @@ def _rate_edits(
     value: int | None,
     business_day: bool | None,
     channel: SalesChannel | None,
+    confirmed: bool,
 ) -> list[AriEdit]:
     """The edits of a rate cell: its rate (or price), then its business day (common values only)."""
     edits = []
     if value is not None:
-        edits.append(AriEdit(ranges, Operation.SET, value, rate_plans=(plan,), channel=channel))
+        edits.append(AriEdit(ranges, Operation.SET, value, rate_plans=(plan,), channel=channel, confirmed=confirmed))
     elif business_day is None or rate_plan_has_rate(plan, ranges[0].start):
         # A common rate is never removed (the hub has no "no rate"): closing the day stops the sale.
         raise ValidationError(_("Give a rate of 0 or more; to stop selling the day, close it."))
@@ -107,9 +108,11 @@ def _cell_edit_apply(edit: AriEdit, change_set: AriChangeSet) -> AriPlan:
     if errors:
         raise ValidationError(list(errors.values()))
     # The cell's own reason (ari_edit_apply would prefix it with the date the cell already shows).
-    refused = ari_edit_plan(edit).errors
-    if refused:
-        raise ValidationError([change.error for change in refused])
+    plan = ari_edit_plan(edit)
+    if plan.errors:
+        raise ValidationError([change.error for change in plan.errors])
+    if plan.warnings and not edit.confirmed:
+        raise ValidationError(plan.warnings[0].warning, code="confirm")
     return ari_edit_apply(edit, change_set=change_set)
 
 

@@ -239,8 +239,9 @@ def _edit(
     room_types: tuple[RoomType, ...] = (),
     channel: SalesChannel | None = None,
 ) -> AriEdit:
-    """The edit of integration.ari that sets the cells' days of one target. A file's rooms to sell are
-    taken as confirmed: the file was written on purpose, and its preview lists every change."""
+    """The edit of integration.ari that sets the cells' days of one target. A file's rooms to sell and
+    large price moves are taken as confirmed: the file was written on purpose, and its preview lists every
+    change (with the guard's warning)."""
     return AriEdit(
         ranges=tuple(ranges_of(cell.day for cell in cells)),
         operation=operation,
@@ -266,7 +267,9 @@ def _attach(
         if change.error:
             cell.row.problems.append(change.error)
         elif change.old != change.new:
-            cell.row.changes.append(describe(change))
+            # A price moving past its guard's share: the preview says so; applying the file confirms it.
+            warning = f" ({change.warning})" if change.warning else ""
+            cell.row.changes.append(describe(change) + warning)
 
 
 def _plan_edit(

@@ -19,6 +19,7 @@ from ...content.models import RatePlan, RoomType
 from ..dates import DateRange, ari_window, merge_ranges
 from ..models import ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
 from ..selectors.rates import standalone_rates
+from .guard import NO_GUARD, Guard, guard_refusal, guard_warning, price_guards
 
 #: A cell's value: a rate, difference or number of rooms; a business day (open or not); None: none.
 CellValue = int | bool | None
@@ -62,7 +63,8 @@ class AriEdit:
     """One change to many cells: days (ranges, narrowed to weekdays, 0 = Monday), targets (rate plans
     for rate, open and close; room types for availability), an operation and its value. With a channel
     it changes that channel's rate override or availability cap instead of the common values. confirmed:
-    staff confirmed rooms to sell far above a room type's number of rooms (availability_far_above)."""
+    staff confirmed rooms to sell far above a room type's number of rooms (availability_far_above), and
+    prices that move more than their rate plan's guard allows without a confirmation (guard_warning)."""
 
     ranges: tuple[DateRange, ...]
     operation: str
@@ -85,7 +87,8 @@ class AriEdit:
 
 @dataclass
 class CellChange:
-    """One cell before and after an edit; error says why the edit cannot apply to it."""
+    """One cell before and after an edit; error says why the edit cannot apply to it, warning what staff
+    must confirm for it to apply (a price moving more than its guard's share)."""
 
     target: RatePlan | RoomType
     date: datetime.date
@@ -93,6 +96,7 @@ class CellChange:
     old: CellValue
     new: CellValue
     error: str = ""
+    warning: str = ""
 
 
 @dataclass
@@ -108,6 +112,10 @@ class AriPlan:
     @property
     def changed(self) -> list[CellChange]:
         return [change for change in self.changes if not change.error and change.old != change.new]
+
+    @property
+    def warnings(self) -> list[CellChange]:
+        return [change for change in self.changed if change.warning]
 
     @property
     def hub_requests(self) -> list[tuple[RatePlan | RoomType, int]]:
@@ -278,6 +286,7 @@ def _rate_changes(edit: AriEdit, dates: list[datetime.date]) -> list[CellChange]
     base_before = standalone_rates({plan.room_type_id for plan in plans}, min(dates), max(dates)) if dates else {}
     base_after: dict[tuple[int, datetime.date], int | None] = dict(base_before)
     changes = []
+    guards = price_guards(plans)
     existing: dict[tuple[int, datetime.date], RatePlanDay | ChannelRateDay]
     if edit.channel is None:
         existing = {
@@ -301,6 +310,7 @@ def _rate_changes(edit: AriEdit, dates: list[datetime.date]) -> list[CellChange]
             old = getattr(row, field_name) if row else None
             key = (plan.room_type_id, day)
             change = _rate_change(edit, plan, day, field_name, old, base_before.get(key), base_after.get(key))
+            _guard(change, guards.get(plan.pk, NO_GUARD), base_before.get(key), base_after.get(key))
             if not package and edit.channel is None and not change.error:
                 base_after[key] = cast(int, change.new)
             changes.append(change)
@@ -337,6 +347,22 @@ def _rate_change(
     return CellChange(
         plan, day, field_name, old, new_price - base_after if package and base_after is not None else new_price
     )
+
+
+def _guard(change: CellChange, guard: Guard, base_before: int | None, base_after: int | None) -> None:
+    """Refuse a cell whose new price (what guests pay) passes its rate plan's floor or ceiling, and ask to
+    confirm one that moves more than the guard's share."""
+    if change.error or change.new is None:
+        return
+    package = change.field == "rate_modify"
+    old: int | None = None if change.old is None else int(change.old)
+    new = int(change.new)
+    if package:
+        old = None if old is None or base_before is None else base_before + old
+        new += base_after or 0
+    change.error = guard_refusal(guard, new)
+    if not change.error:
+        change.warning = guard_warning(guard, old, new)
 
 
 def _price_after(edit: AriEdit, price: int | None) -> int:

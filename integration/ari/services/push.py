@@ -9,12 +9,14 @@ from typing import TypeVar
 from django.db import connection
 
 from ...channels.models import SalesChannel
+from ...content.choices import RatePlanType
 from ...content.models import Property, RatePlan, RoomType
 from ...sync.models import ResourceKind
 from ...sync.services.outbox import sync_state_bump_statement, sync_state_bumped, sync_state_changed, sync_state_ensure
 from .. import sql
 from ..dates import DateRange, ari_window, ranges_of
-from ..models import AriDirtyRange, ChannelAvailDay, ChannelRateDay
+from ..models import AriDirtyRange, ChannelAvailDay, ChannelRateDay, RatePlanDay
+from ..models_prices import ChannelPriceRule
 from ..sql import Statement
 
 _Target = TypeVar("_Target", RatePlan, RoomType)
@@ -40,13 +42,23 @@ def ari_mark_dirty(
 
 
 def ari_channel_opened(prop: Property, channel: SalesChannel) -> None:
-    """Queue for the hub the property's own rates and caps for channel within the window: only an open
-    channel's values are pushed (push), so those set or kept while it was not open waited for it. Call
+    """Queue for the hub the property's own rates and caps for channel within the window, and the prices
+    of its price rules: only an open channel's values are pushed (push), so those set or kept while it was
+    not open waited for it. Call
     in the transaction that records the channel as open."""
     first, last = ari_window()
     rates = ChannelRateDay.objects.filter(channel=channel, date__range=(first, last), rate_plan__property=prop)
     caps = ChannelAvailDay.objects.filter(channel=channel, date__range=(first, last), room_type__property=prop)
-    for plan, dates in _dates_of(RatePlan, rates.values_list("rate_plan_id", "date")):
+    rates_days = list(rates.values_list("rate_plan_id", "date"))
+    # The prices of its rules too (integration.ari.selectors.prices): each ruled standalone plan's common rates.
+    ruled = list(ChannelPriceRule.objects.filter(property=prop, channel=channel).values_list("rate_plan_id", flat=True))
+    if ruled:
+        plans = RatePlan.objects.filter(property=prop, model__type=RatePlanType.STANDALONE)
+        if None not in ruled:
+            plans = plans.filter(pk__in=list(ruled))
+        common = RatePlanDay.objects.filter(rate_plan__in=plans, date__range=(first, last), rate__isnull=False)
+        rates_days += common.values_list("rate_plan_id", "date")
+    for plan, dates in _dates_of(RatePlan, rates_days):
         ari_mark_dirty(plan, kind=ResourceKind.ARI_RATES, dates=dates)
     for room_type, dates in _dates_of(RoomType, caps.values_list("room_type_id", "date")):
         ari_mark_dirty(room_type, kind=ResourceKind.ARI_AVAILS, dates=dates)

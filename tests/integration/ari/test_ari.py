@@ -138,7 +138,13 @@ def test_a_package_needs_the_standalone_rate(content):
 def test_decrease_below_zero_is_refused_and_nothing_is_saved(content):
     _room, standalone, _package = content
     apply(ranges=(DateRange(day(1), day(2)),), operation=Operation.SET, value=5000, rate_plans=(standalone,))
-    apply(ranges=(DateRange(day(2), day(2)),), operation=Operation.SET, value=50000, rate_plans=(standalone,))
+    apply(
+        ranges=(DateRange(day(2), day(2)),),
+        operation=Operation.SET,
+        value=50000,
+        rate_plans=(standalone,),
+        confirmed=True,  # a tenfold move needs the guard's confirmation
+    )
 
     with pytest.raises(ValidationError, match="below 0"):
         apply(

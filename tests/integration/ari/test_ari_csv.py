@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from core.models import Job
 from integration.ari.csv_parse import ARI_CSV_COLUMNS, ari_csv_read
+from integration.ari.models_prices import PriceGuard
 from integration.ari.services.csv_import import ari_csv_apply, ari_csv_plan
 from integration.ari.services.imports import APPLY_TASK, CHECK_TASK, ari_import_apply, ari_import_check
 from integration.models import (
@@ -534,3 +535,23 @@ def test_a_file_unreadable_past_its_first_lines_fails_the_import_saying_why(staf
     assert "This is not a readable CSV file" in ari_import.note
     page = staff_client.get(import_url("import_page", ari_import)).content.decode()
     assert "This is not a readable CSV file" in page
+
+
+def test_the_check_applies_the_price_guard(staff_client, property_a, rows):
+    room_type, standalone, _packages = rows[0]
+    PriceGuard.objects.create(rate_plan=standalone, floor=50_000)
+    content = csv_text(
+        f"rate,{room_type.vendor_id},{standalone.vendor_id},,{day(1)},40000,",
+        f"rate,{room_type.vendor_id},{standalone.vendor_id},,{day(2)},180000,",
+    )
+
+    ari_import = checked(staff_client, property_a, content)
+
+    assert listed(ari_import, errors=True)[2] == ["40,000 is below this rate plan's floor of 50,000 KRW."]
+    assert listed(ari_import, errors=False)[3] == [
+        "rate: 100,000 → 180,000 (This moves the price by 80 % (100,000 → 180,000), more than 50 %: "
+        "confirm to save it.)"
+    ]
+    applied(staff_client, ari_import)  # applying the checked file confirms the move it lists
+    assert RatePlanDay.objects.get(rate_plan=standalone, date=day(2)).rate == 180_000
+    assert RatePlanDay.objects.get(rate_plan=standalone, date=day(1)).rate == 100_000

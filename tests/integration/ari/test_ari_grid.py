@@ -654,7 +654,7 @@ def test_staff_and_managers_of_the_property_may_view_and_edit(client, property_a
     client.force_login(member(property_a, role))
 
     page = client.get(url("calendar", property_a), {"month": day(3).strftime("%Y-%m")})
-    response = post_cell(client, property_a, kind="rate", target=standalone.pk, date=day(3).isoformat(), value="7")
+    response = post_cell(client, property_a, kind="rate", target=standalone.pk, date=day(3).isoformat(), value="90000")
 
     assert page.status_code == 200
     assert page.context["can_edit"] is True
