@@ -131,10 +131,15 @@ class AriBulkEditViews(AriPageViews):
         if request.method == "POST":
             form = AriBulkEditForm(request.POST, property=prop)
         else:
+            # From the grid: its days (and, for a block of cells selected there, its rows) chosen.
             first = request.GET.get("from") or ""
             form = AriBulkEditForm(
                 property=prop,
-                initial={"ranges": [(first, request.GET.get("to") or "")], "channel": request.GET.get("channel")},
+                initial={
+                    "ranges": [(first, request.GET.get("to") or "")],
+                    "channel": request.GET.get("channel"),
+                    "targets": request.GET.getlist("targets"),
+                },
             )
         preview = None
         if form.is_bound and form.is_valid():
@@ -229,7 +234,7 @@ class AriBulkEditViews(AriPageViews):
             message = format_html('{} <a href="{}">{}</a>', message, url, _("See or undo this change"))
         self.message_user(request, message, messages.SUCCESS)
         first = min(date_range.start for date_range in edit.ranges)
-        return redirect(self._calendar_url(prop, month=first.replace(day=1), channel=edit.channel)), plan
+        return redirect(self._calendar_url(prop, start=first, channel=edit.channel)), plan
 
     def _bulk_preview(self, request, edit, plan, *, digest, blocked, rate_plans):
         """What the preview shows: the cells (errors first, then changes), the package prices that follow

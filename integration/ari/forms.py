@@ -243,6 +243,7 @@ class AriBulkEditForm(forms.Form):
         coerce=int,
         required=False,
         widget=forms.CheckboxSelectMultiple(attrs={"class": "vh-weekdays"}),
+        help_text=_("None ticked: every day of the dates."),
     )
     targets = forms.MultipleChoiceField(
         label=_("Rows"),
@@ -276,7 +277,6 @@ class AriBulkEditForm(forms.Form):
         #: The rooms to sell are far above a room type's rooms: the form shows the confirmation.
         self.asks_confirmation = False
         self.room_types, self.rate_plans, cast(forms.ChoiceField, self.fields["targets"]).choices = ari_rows(property)
-        self.fields["weekdays"].initial = list(WEEKDAYS_ABBR)
 
     def clean_value(self):
         value = _parse_value(self.cleaned_data["value"])
@@ -297,7 +297,8 @@ class AriBulkEditForm(forms.Form):
             value=data["value"],
             rate_plans=tuple(self.rate_plans[int(t[3:])] for t in targets if t.startswith("rp:")),
             room_types=tuple(self.room_types[int(t[3:])] for t in targets if t.startswith("rt:")),
-            weekdays=None if len(weekdays) == len(WEEKDAYS_ABBR) else weekdays,
+            # No weekday ticked (how the form starts) or all seven: every day of the ranges.
+            weekdays=None if len(weekdays) in (0, len(WEEKDAYS_ABBR)) else weekdays,
             channel=data["channel"],
             confirmed=data["confirm_rooms"],
         )
