@@ -1,5 +1,6 @@
 """The rates and availability screens of a property: the calendar grid (common values, or one channel's)
-with inline cell edits (here), the bulk edit with its preview (admin_bulk), the CSV export and import
+with inline cell edits (here), the bulk edit with its preview (admin_bulk), the copy of a period and the
+named seasons (admin_periods), the CSV export and import
 with its dry run (admin_csv), and the history of changes with their undo (admin_history).
 
 Every screen hangs below the property's own admin URL (/admin/integration/property/<id>/calendar/...),
@@ -20,9 +21,9 @@ from ..channels.models import SalesChannel
 from ..channels.selectors import open_channels
 from ..content.models import RoomType
 from ..sync.models import ResourceKind
-from .admin_bulk import AriBulkEditViews
 from .admin_csv import AriCsvViews
 from .admin_history import AriHistoryViews
+from .admin_periods import AriPeriodViews
 from .dates import GRID_DAYS, ari_window, grid_window, month_start
 from .forms import AriCellForm
 from .selectors.grid import ari_grid_hub, ari_grid_read
@@ -31,7 +32,7 @@ from .services.cells import AriCellStale, ari_cell_save
 from .templatetags import ari_dates, cell_key, hub_badge, render_ari_cells
 
 
-class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews):
+class AriCalendarViews(AriPeriodViews, AriCsvViews, AriHistoryViews):
     """The rates and availability screens, mixed into the property admin (golive.admin composes it)."""
 
     def get_urls(self):
@@ -46,6 +47,14 @@ class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews):
             path("<path:object_id>/calendar/hub/", view(self.calendar_hub_view), name="integration_property_ari_hub"),
             path(
                 "<path:object_id>/calendar/bulk/", view(self.calendar_bulk_view), name="integration_property_ari_bulk"
+            ),
+            path(
+                "<path:object_id>/calendar/copy/", view(self.calendar_copy_view), name="integration_property_ari_copy"
+            ),
+            path(
+                "<path:object_id>/calendar/seasons/",
+                view(self.calendar_seasons_view),
+                name="integration_property_ari_seasons",
             ),
             path(
                 "<path:object_id>/calendar/history/",
@@ -151,6 +160,7 @@ class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews):
             + "?"
             + urlencode({"from": max(window.first, hub_first), "to": min(window.last, hub_last), **query}),
             bulk_base_url=reverse("admin:integration_property_ari_bulk", args=[prop.pk]),
+            copy_url=reverse("admin:integration_property_ari_copy", args=[prop.pk]),
             export_url=reverse("admin:integration_property_ari_export", args=[prop.pk]),
             import_url=reverse("admin:integration_property_ari_import", args=[prop.pk]),
             history_url=reverse("admin:integration_property_ari_history", args=[prop.pk]),

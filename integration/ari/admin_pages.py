@@ -33,4 +33,5 @@ class AriPageViews(_PropertyAdminBase):
 
     def _context(self, request, prop, title, **context):
         calendar_url = reverse("admin:integration_property_calendar", args=[prop.pk])
-        return self.page_context(request, prop, title, calendar_url=calendar_url, **context)
+        seasons_url = reverse("admin:integration_property_ari_seasons", args=[prop.pk])
+        return self.page_context(request, prop, title, calendar_url=calendar_url, seasons_url=seasons_url, **context)
