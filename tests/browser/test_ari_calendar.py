@@ -42,7 +42,7 @@ def setup():
     prop = PropertyFactory()
     rows = ari_property(prop)
     ((room_type, standalone, (package,)),) = rows
-    fill_days(rows, [day(n) for n in range(0, 30)], rate=100_000, modify=20_000, allotment=5)
+    fill_days(rows, [day(n) for n in range(30)], rate=100_000, modify=20_000, allotment=5)
     return prop, room_type, standalone, package
 
 

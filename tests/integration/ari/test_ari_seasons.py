@@ -98,7 +98,7 @@ def bulk(client, prop, data):
 def test_the_bulk_edit_targets_a_seasons_days_from_today_on(staff_client, property_a):
     rows = ari_property(property_a)
     _room_type, standalone, _packages = rows[0]
-    fill_days(rows, [day(n) for n in range(0, 20)])
+    fill_days(rows, [day(n) for n in range(20)])
     peak = season(
         property_a,
         "Peak",
