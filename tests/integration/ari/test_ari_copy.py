@@ -299,3 +299,17 @@ def test_a_copied_period_reaches_the_hub_as_one_update_per_rate_plan_and_room_ty
     assert hub.avails_of(prop.vendor_id, room_type.vendor_id) == dict.fromkeys(copy.target.days(), 6)
     # One rates call per rate plan, one availability call per room type.
     assert hub.request_log(method="POST").count() - before == 3
+
+
+def test_the_plan_reads_each_table_twice_whatever_the_rows_and_days(property_a, django_assert_num_queries):
+    rows = ari_property(property_a, room_types=3, packages=2)
+    source = DateRange(day(1), day(60))
+    fill_days(rows, list(source.days()))
+    plans = tuple(plan for _room_type, standalone, packages in rows for plan in (standalone, *packages))
+    room_types = tuple(room_type for room_type, _standalone, _packages in rows)
+    small = AriCopy(DateRange(day(1), day(2)), day(1) + datetime.timedelta(weeks=20), plans[:1], room_types[:1])
+    large = AriCopy(source, day(1) + datetime.timedelta(weeks=20), plans, room_types)
+
+    for copy in (small, large):
+        with django_assert_num_queries(4):
+            ari_copy_plan(copy)
