@@ -120,7 +120,8 @@ def grid_window(
     from the first of this month (Korea time) to the hub window's last day."""
     today = today or korea_today()
     earliest, latest = month_start(today), ari_window(today)[1]
-    span = int(days) if (days or "").isdigit() and 1 <= int(days) <= MAX_GRID_DAYS else DEFAULT_GRID_DAYS
+    days = days or ""
+    span = int(days) if days.isdigit() and 1 <= int(days) <= MAX_GRID_DAYS else DEFAULT_GRID_DAYS
     if month and not start:
         first = grid_month(month, today)
         span = (month_end(first) - first).days + 1
