@@ -244,6 +244,19 @@ def undo_preview(page):
     scroll_to(page, "#vh-undo-preview", above=240)
 
 
+def copy_preview(page):
+    """The next two weeks' rates of every rate plan copied 14 weeks on (past the demo's 90 days, so every
+    cell changes): the preview, scrolled to."""
+    first = korea_today() + datetime.timedelta(days=1)
+    page.fill("input[name=source_from]", first.isoformat())
+    page.fill("input[name=source_to]", (first + datetime.timedelta(days=13)).isoformat())
+    page.fill("input[name=target_from]", (first + datetime.timedelta(weeks=14)).isoformat())
+    page.click("[data-select='rp']")
+    page.click("input[name=preview]")
+    page.wait_for_load_state("networkidle")
+    scroll_to(page, "#vh-bulk-preview", above=120)
+
+
 def reconcile(page):
     """This month of the demo property, by check-in date, run to its end: the report."""
     today = korea_today()
@@ -273,6 +286,7 @@ SCREENS = [
     Screen("calendar", CALENDAR),
     Screen("bulk-edit-preview", CALENDAR + "bulk/", action=bulk_preview),
     Screen("bulk-edit-applied", CALENDAR + "bulk/", action=bulk_apply),
+    Screen("copy-period-preview", CALENDAR + "copy/", action=copy_preview),
     Screen("change-history", CALENDAR, action=history),
     Screen("change-undo", CALENDAR + "changes/", action=undo_preview),
     Screen("license-upload", "/admin/licenses/licenserequest/add/", action=license_form),

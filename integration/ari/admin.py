@@ -1,5 +1,6 @@
 """The rates and availability screens of a property: the calendar grid (common values, or one channel's)
-with inline cell edits (here), the bulk edit with its preview (admin_bulk), the CSV export and import
+with inline cell edits (here), the bulk edit with its preview (admin_bulk), the copy of a period and the
+named seasons (admin_periods), the CSV export and import
 with its dry run (admin_csv), and the history of changes with their undo (admin_history).
 
 Every screen hangs below the property's own admin URL (/admin/integration/property/<id>/calendar/...),
@@ -13,7 +14,6 @@ from django.db import IntegrityError
 from django.http import Http404, HttpResponseNotAllowed, JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.formats import date_format
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
@@ -21,19 +21,19 @@ from ..channels.models import SalesChannel
 from ..channels.selectors import open_channels
 from ..content.models import RoomType
 from ..sync.models import ResourceKind
-from .admin_bulk import AriBulkEditViews
 from .admin_csv import AriCsvViews
 from .admin_history import AriHistoryViews
+from .admin_periods import AriPeriodViews
 from .admin_prices import AriPriceViews
-from .dates import add_months, ari_window, grid_month, grid_months, korea_today, month_end
+from .dates import GRID_DAYS, ari_window, grid_window, month_start
 from .forms import AriCellForm
 from .selectors.grid import ari_grid_hub, ari_grid_read
 from .selectors.rates import ari_hub_standing
 from .services.cells import AriCellStale, ari_cell_save
-from .templatetags import cell_key, hub_badge, render_ari_cells
+from .templatetags import ari_dates, cell_key, hub_badge, render_ari_cells
 
 
-class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews, AriPriceViews):
+class AriCalendarViews(AriPeriodViews, AriCsvViews, AriHistoryViews, AriPriceViews):
     """The rates and availability screens, mixed into the property admin (golive.admin composes it)."""
 
     def get_urls(self):
@@ -48,6 +48,14 @@ class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews, AriPriceV
             path("<path:object_id>/calendar/hub/", view(self.calendar_hub_view), name="integration_property_ari_hub"),
             path(
                 "<path:object_id>/calendar/bulk/", view(self.calendar_bulk_view), name="integration_property_ari_bulk"
+            ),
+            path(
+                "<path:object_id>/calendar/copy/", view(self.calendar_copy_view), name="integration_property_ari_copy"
+            ),
+            path(
+                "<path:object_id>/calendar/seasons/",
+                view(self.calendar_seasons_view),
+                name="integration_property_ari_seasons",
             ),
             path(
                 "<path:object_id>/calendar/history/",
@@ -112,28 +120,33 @@ class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews, AriPriceV
     # --- The grid -------------------------------------------------------------------------------
 
     def calendar_view(self, request, object_id):
-        """GET: a month of the grid (?month=YYYY-MM, ?channel=<id> for one channel's values)."""
+        """GET: a span of the grid (?start=YYYY-MM-DD&days=N, from today by default; ?month=YYYY-MM for a
+        calendar month), ?channel=<id> for one channel's values."""
         prop = self.page_property(request, object_id, edit=False)
-        month = grid_month(request.GET.get("month"))
+        window = grid_window(request.GET.get("start"), request.GET.get("days"), request.GET.get("month"))
         channel = self._channel(request.GET.get("channel"), prop)
-        grid = ari_grid_read(prop, first=month, last=month_end(month), channel=channel)
+        grid = ari_grid_read(prop, first=window.first, last=window.last, channel=channel)
         ari_grid_hub(grid)
-        months = grid_months()
         can_edit = self.has_change_permission(request, prop)
         query = {"channel": channel.pk} if channel else {}
+        hub_first, hub_last = ari_window()
         context = self._context(
             request,
             prop,
             _("Rates and availability: %(property)s") % {"property": prop.name},
             grid=grid,
-            month=month,
-            month_label=date_format(month, "YEAR_MONTH_FORMAT"),
-            months=[(value.strftime("%Y-%m"), date_format(value, "YEAR_MONTH_FORMAT")) for value in months],
-            previous_url=self._calendar_url(prop, month=add_months(month, -1), channel=channel)
-            if month > months[0]
+            window=window,
+            window_label=ari_dates(window.first, window.last),
+            grid_days=GRID_DAYS,
+            earliest=month_start(hub_first).isoformat(),
+            latest=hub_last.isoformat(),
+            today=hub_first,
+            today_url=self._calendar_url(prop, start=hub_first, days=window.days, channel=channel),
+            previous_url=self._calendar_url(prop, start=window.previous, days=window.days, channel=channel)
+            if window.previous
             else None,
-            next_url=self._calendar_url(prop, month=add_months(month, 1), channel=channel)
-            if month < months[-1]
+            next_url=self._calendar_url(prop, start=window.next, days=window.days, channel=channel)
+            if window.next
             else None,
             channel=channel,
             channels=list(open_channels(prop)),
@@ -142,18 +155,20 @@ class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews, AriPriceV
             hub_log_url=self._hub_log_url(request),
             hub_url=reverse("admin:integration_property_ari_hub", args=[prop.pk])
             + "?"
-            + urlencode({"month": month.strftime("%Y-%m"), **query}),
+            + urlencode({**window.query(), **query}),
             cell_url=reverse("admin:integration_property_ari_cell", args=[prop.pk]),
             bulk_url=reverse("admin:integration_property_ari_bulk", args=[prop.pk])
             + "?"
-            + urlencode({"from": max(month, korea_today()), "to": min(month_end(month), ari_window()[1]), **query}),
+            + urlencode({"from": max(window.first, hub_first), "to": min(window.last, hub_last), **query}),
+            bulk_base_url=reverse("admin:integration_property_ari_bulk", args=[prop.pk]),
+            copy_url=reverse("admin:integration_property_ari_copy", args=[prop.pk]),
             export_url=reverse("admin:integration_property_ari_export", args=[prop.pk]),
             import_url=reverse("admin:integration_property_ari_import", args=[prop.pk]),
             history_url=reverse("admin:integration_property_ari_history", args=[prop.pk]),
             prices_url=reverse("admin:integration_property_ari_prices", args=[prop.pk]),
             changes_url=reverse("admin:integration_property_ari_changes", args=[prop.pk]),
-            export_from=max(month, korea_today()).isoformat(),
-            export_to=month_end(month).isoformat(),
+            export_from=max(window.first, hub_first).isoformat(),
+            export_to=window.last.isoformat(),
         )
         return TemplateResponse(request, "admin/integration/property/ari_calendar.html", context)
 
@@ -164,18 +179,18 @@ class AriCalendarViews(AriBulkEditViews, AriCsvViews, AriHistoryViews, AriPriceV
         return ""
 
     def calendar_hub_view(self, request, object_id):
-        """GET ?month=YYYY-MM[&channel=]: where the month's rows stand with the hub, as JSON for the
+        """GET ?start=&days=[&channel=] (the grid's window): where its rows stand with the hub, as JSON for the
         calendar's refresh: {"rows": {box id: {"status", "html"}}, "unsent": [cell ids], "waiting": bool}
         (two queries for the standing, whatever the rows)."""
         prop = self.page_property(request, object_id, edit=False)
-        month = grid_month(request.GET.get("month"))
+        window = grid_window(request.GET.get("start"), request.GET.get("days"), request.GET.get("month"))
         channel = self._channel(request.GET.get("channel"), prop)
         log_url = self._hub_log_url(request)
         availability = "al" if channel is None else "cap"
         rows: dict[str, dict[str, str]] = {}
         unsent: list[str] = []
         waiting = False
-        for (kind, object_id_), standing in ari_hub_standing(prop, first=month, last=month_end(month)).items():
+        for (kind, object_id_), standing in ari_hub_standing(prop, first=window.first, last=window.last).items():
             prefix = "rp" if kind == ResourceKind.ARI_RATES else availability
             rows[f"hub-{prefix}-{object_id_}"] = {
                 "status": standing.status,

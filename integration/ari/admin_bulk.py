@@ -122,6 +122,36 @@ def _derived_rows(derived, rate_plans):
     ]
 
 
+def plan_preview(request, plan, *, rate_plans, channel=None):
+    """What the preview of a plan shows, on every screen that applies one (the bulk edit, the copy of a
+    period): the cells (errors first, then changes), the package prices that follow the standalone rates,
+    and the updates to the hub."""
+    changed, errors = plan.changed, plan.errors
+    dates = [change.date for change in plan.changes]
+    bases = {}
+    if dates and any(getattr(change.target, "model", None) for change in plan.changes):
+        bases = standalone_rates(
+            {change.target.room_type_id for change in plan.changes if not isinstance(change.target, RoomType)},
+            min(dates),
+            max(dates),
+        )
+    shown = [*errors, *changed][:PREVIEW_CELLS]
+    derived = ari_derived_prices(plan, channel=channel)
+    requests = _hub_requests(plan, paths=request.user.is_superuser)
+    return {
+        "cells": [_preview_cell(change, bases) for change in shown],
+        "derived": _derived_rows(derived[:PREVIEW_CELLS], rate_plans),
+        "derived_count": len(derived),
+        "derived_hidden": max(0, len(derived) - PREVIEW_CELLS),
+        "changed_count": len(changed),
+        "error_count": len(errors),
+        "unchanged_count": len(plan.changes) - len(changed) - len(errors),
+        "hidden_count": len(errors) + len(changed) - len(shown),
+        "requests": requests,
+        "requests_label": hub_updates_label(len(requests)),
+    }
+
+
 class AriBulkEditViews(AriPageViews):
     """The bulk edit views, mixed into the property admin."""
 
@@ -132,10 +162,15 @@ class AriBulkEditViews(AriPageViews):
         if request.method == "POST":
             form = AriBulkEditForm(request.POST, property=prop)
         else:
+            # From the grid: its days (and, for a block of cells selected there, its rows) chosen.
             first = request.GET.get("from") or ""
             form = AriBulkEditForm(
                 property=prop,
-                initial={"ranges": [(first, request.GET.get("to") or "")], "channel": request.GET.get("channel")},
+                initial={
+                    "ranges": [(first, request.GET.get("to") or "")],
+                    "channel": request.GET.get("channel"),
+                    "targets": request.GET.getlist("targets"),
+                },
             )
         preview = None
         if form.is_bound and form.is_valid():
@@ -226,6 +261,12 @@ class AriBulkEditViews(AriPageViews):
             reasons = reasons or _("bookings changed meanwhile.")
             self.message_user(request, _("Nothing was saved: %(reasons)s") % {"reasons": reasons}, messages.ERROR)
             return None, plan
+        self._message_applied(request, prop, plan, change_set)
+        first = min(date_range.start for date_range in edit.ranges)
+        return redirect(self._calendar_url(prop, start=first, channel=edit.channel)), plan
+
+    def _message_applied(self, request, prop, plan, change_set):
+        """Tell staff what an applied plan changed and queued for the hub, with a link to its undo."""
         cells = len(plan.changed)
         message = _("%(cells)s changed; %(updates)s queued.") % {
             "cells": ngettext("%(count)s cell", "%(count)s cells", cells) % {"count": cells},
@@ -235,39 +276,16 @@ class AriBulkEditViews(AriPageViews):
             url = reverse("admin:integration_property_ari_change", args=[prop.pk, change_set.pk])
             message = format_html('{} <a href="{}">{}</a>', message, url, _("See or undo this change"))
         self.message_user(request, message, messages.SUCCESS)
-        first = min(date_range.start for date_range in edit.ranges)
-        return redirect(self._calendar_url(prop, month=first.replace(day=1), channel=edit.channel)), plan
 
     def _bulk_preview(self, request, edit, plan, *, digest, blocked, rate_plans):
-        """What the preview shows: the cells (errors first, then changes), the package prices that follow
-        the standalone rates, and the updates to the hub."""
-        changed, errors = plan.changed, plan.errors
-        dates = [change.date for change in plan.changes]
-        bases = {}
-        if dates and any(getattr(change.target, "model", None) for change in plan.changes):
-            bases = standalone_rates(
-                {change.target.room_type_id for change in plan.changes if not isinstance(change.target, RoomType)},
-                min(dates),
-                max(dates),
-            )
-        shown = [*errors, *changed][:PREVIEW_CELLS]
+        """What the bulk edit's preview shows (plan_preview), with the rows chosen that the operation
+        leaves as they are."""
         availability = edit.operation == Operation.SET_AVAILABILITY
         ignored = 0
         if edit.operation != Operation.CLEAR_CHANNEL:
             ignored = len(edit.rate_plans) if availability else len(edit.room_types)
-        derived = ari_derived_prices(plan, channel=edit.channel)
-        requests = _hub_requests(plan, paths=request.user.is_superuser)
         return {
-            "cells": [_preview_cell(change, bases) for change in shown],
-            "derived": _derived_rows(derived[:PREVIEW_CELLS], rate_plans),
-            "derived_count": len(derived),
-            "derived_hidden": max(0, len(derived) - PREVIEW_CELLS),
-            "changed_count": len(changed),
-            "error_count": len(errors),
-            "unchanged_count": len(plan.changes) - len(changed) - len(errors),
-            "hidden_count": len(errors) + len(changed) - len(shown),
-            "requests": requests,
-            "requests_label": hub_updates_label(len(requests)),
+            **plan_preview(request, plan, rate_plans=rate_plans, channel=edit.channel),
             "ignored": ignored,
             "availability": availability,
             "digest": f"{digest}:{plan.fingerprint()}",

@@ -19,10 +19,13 @@ else:
 class AriPageViews(_PropertyAdminBase):
     """The base of the rates and availability screens, mixed into the property admin (golive.admin)."""
 
-    def _calendar_url(self, prop, *, month=None, channel=None):
+    def _calendar_url(self, prop, *, start=None, days=None, channel=None):
+        """The grid of prop from start (a date; today when None) for days days, on channel's values."""
         query = {}
-        if month:
-            query["month"] = month.strftime("%Y-%m")
+        if start:
+            query["start"] = start.isoformat()
+        if days:
+            query["days"] = days
         if channel is not None:
             query["channel"] = channel.pk
         url = reverse("admin:integration_property_calendar", args=[prop.pk])
@@ -30,4 +33,5 @@ class AriPageViews(_PropertyAdminBase):
 
     def _context(self, request, prop, title, **context):
         calendar_url = reverse("admin:integration_property_calendar", args=[prop.pk])
-        return self.page_context(request, prop, title, calendar_url=calendar_url, **context)
+        seasons_url = reverse("admin:integration_property_ari_seasons", args=[prop.pk])
+        return self.page_context(request, prop, title, calendar_url=calendar_url, seasons_url=seasons_url, **context)

@@ -87,3 +87,55 @@ def grid_month(value: str | None, today: datetime.date | None = None) -> datetim
     except ValueError:
         return months[0]
     return min(max(wanted, months[0]), months[-1])
+
+
+#: The spans of days the grid shows at once, staff's choice; the first view shows DEFAULT_GRID_DAYS from today.
+GRID_DAYS = (14, 30, 60)
+DEFAULT_GRID_DAYS = 30
+#: The most days one page of the grid shows (a link may ask for any span up to it, e.g. a calendar month).
+MAX_GRID_DAYS = 62
+
+
+@dataclass(frozen=True)
+class GridWindow:
+    """The days the grid shows: from first to last, a span of days (a calendar month when asked by month),
+    and where the previous and next spans start (None at the ends of what the grid offers)."""
+
+    first: datetime.date
+    last: datetime.date
+    days: int
+    previous: datetime.date | None
+    next: datetime.date | None
+
+    def query(self, first: datetime.date | None = None) -> dict[str, str]:
+        """The URL parameters of this window, or of the span of as many days starting on first."""
+        return {"start": (first or self.first).isoformat(), "days": str(self.days)}
+
+
+def grid_window(
+    start: str | None, days: str | None, month: str | None = None, today: datetime.date | None = None
+) -> GridWindow:
+    """The window that ?start=YYYY-MM-DD&days=N asks for (today and DEFAULT_GRID_DAYS when absent or
+    unreadable, N at most MAX_GRID_DAYS), or ?month=YYYY-MM (that calendar month). The grid offers the days
+    from the first of this month (Korea time) to the hub window's last day."""
+    today = today or korea_today()
+    earliest, latest = month_start(today), ari_window(today)[1]
+    days = days or ""
+    span = int(days) if days.isdigit() and 1 <= int(days) <= MAX_GRID_DAYS else DEFAULT_GRID_DAYS
+    if month and not start:
+        first = grid_month(month, today)
+        span = (month_end(first) - first).days + 1
+    else:
+        try:
+            first = datetime.date.fromisoformat(start or "")
+        except ValueError:
+            first = today
+        first = min(max(first, earliest), latest)
+    step = datetime.timedelta(days=span)
+    return GridWindow(
+        first=first,
+        last=min(first + step - datetime.timedelta(days=1), latest),
+        days=span,
+        previous=max(first - step, earliest) if first > earliest else None,
+        next=first + step if first + step <= latest else None,
+    )

@@ -16,11 +16,12 @@ from django.utils.translation import gettext_lazy as _
 from ..channels.selectors import open_channels
 from ..content.names import display_name
 from .csv_parse import ARI_CSV_MAX_BYTES, ARI_VALUE_MAX, ari_csv_read
-from .dates import WINDOW_DAYS, DateRange
-from .models import RoomType, SalesChannel
+from .dates import WINDOW_DAYS, DateRange, ari_window, clamp_ranges
+from .models import AriSeason, RoomType, SalesChannel
 from .selectors.grid import CellSeen
 from .selectors.history import ari_cells_filter
 from .selectors.rates import rate_plans_of
+from .services.copy import AriCopy, ari_copy_validate
 from .services.edits import AriEdit, Operation, ari_edit_validate
 
 if TYPE_CHECKING:
@@ -237,12 +238,20 @@ class AriBulkEditForm(forms.Form):
     operation and its value, optionally on one channel."""
 
     ranges = DateRangesField(label=_("Dates"), required=False, help_text=_("One or more ranges, both days included."))
+    season = forms.ModelChoiceField(
+        AriSeason.objects.none(),
+        label=_("Season"),
+        required=False,
+        empty_label=_("No season (the dates above)"),
+        help_text=_("The season's days from today on, with the dates above if any."),
+    )
     weekdays = forms.TypedMultipleChoiceField(
         label=_("Weekdays"),
         choices=list(WEEKDAYS_ABBR.items()),
         coerce=int,
         required=False,
         widget=forms.CheckboxSelectMultiple(attrs={"class": "vh-weekdays"}),
+        help_text=_("None ticked: every day of the dates."),
     )
     targets = forms.MultipleChoiceField(
         label=_("Rows"),
@@ -278,12 +287,12 @@ class AriBulkEditForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.property = property
         cast(forms.ModelChoiceField, self.fields["channel"]).queryset = open_channels(property)
+        cast(forms.ModelChoiceField, self.fields["season"]).queryset = AriSeason.objects.filter(property=property)
         #: The rooms to sell are far above a room type's rooms: the form shows the confirmation.
         self.asks_confirmation = False
         #: Prices move more than their guard allows (the preview found it): the form shows that confirmation.
         self.asks_price_confirmation = False
         self.room_types, self.rate_plans, cast(forms.ChoiceField, self.fields["targets"]).choices = ari_rows(property)
-        self.fields["weekdays"].initial = list(WEEKDAYS_ABBR)
 
     def clean_value(self):
         value = _parse_value(self.cleaned_data["value"])
@@ -298,13 +307,21 @@ class AriBulkEditForm(forms.Form):
             return data
         targets = data["targets"]
         weekdays = frozenset(data["weekdays"])
+        ranges = list(data["ranges"])
+        if data["season"] is not None:
+            days = [DateRange(r.date_from, r.date_to) for r in data["season"].ranges.all()]
+            ranges.extend(clamp_ranges(days, ari_window()))
+            if not ranges:
+                self.add_error("season", _("The season has no days from today on."))
+                return data
         edit = AriEdit(
-            ranges=tuple(data["ranges"]),
+            ranges=tuple(ranges),
             operation=data["operation"],
             value=data["value"],
             rate_plans=tuple(self.rate_plans[int(t[3:])] for t in targets if t.startswith("rp:")),
             room_types=tuple(self.room_types[int(t[3:])] for t in targets if t.startswith("rt:")),
-            weekdays=None if len(weekdays) == len(WEEKDAYS_ABBR) else weekdays,
+            # No weekday ticked (how the form starts) or all seven: every day of the ranges.
+            weekdays=None if len(weekdays) in (0, len(WEEKDAYS_ABBR)) else weekdays,
             channel=data["channel"],
             confirmed=data["confirm_rooms"] or data["confirm_prices"],
         )
@@ -322,7 +339,7 @@ class AriBulkEditForm(forms.Form):
         """A fingerprint of what the valid form edits: "Apply" applies only the edit that was previewed."""
         data = self.cleaned_data
         fingerprint = {
-            "ranges": [(r.start.isoformat(), r.end.isoformat()) for r in data["ranges"]],
+            "ranges": [(r.start.isoformat(), r.end.isoformat()) for r in data["edit"].ranges],
             "weekdays": sorted(data["weekdays"]),
             "targets": sorted(data["targets"]),
             "operation": data["operation"],
@@ -331,6 +348,98 @@ class AriBulkEditForm(forms.Form):
             "property": self.property.pk,
         }
         return salted_hmac("integration.ari_bulk", json.dumps(fingerprint, sort_keys=True)).hexdigest()
+
+
+# --- Periods: the copy of a period, named seasons ------------------------------------------------
+
+
+def _date_input():
+    return forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
+class AriCopyForm(forms.Form):
+    """A copy of a period's common values onto another, the weekdays kept (integration.ari.services.copy):
+    the period, where the copy should start, the rate plans (rates, differences, business days) and room
+    types (rooms to sell)."""
+
+    source_from = forms.DateField(label=_("Copy from"), input_formats=["%Y-%m-%d"], widget=_date_input())
+    source_to = forms.DateField(label=_("Copy until"), input_formats=["%Y-%m-%d"], widget=_date_input())
+    target_from = forms.DateField(
+        label=_("Onto the days from"),
+        input_formats=["%Y-%m-%d"],
+        widget=_date_input(),
+        help_text=_(
+            "Each day lands on the same weekday: the period's first Monday lands on the first Monday from this "
+            "day on, and every other day moves with it."
+        ),
+    )
+    targets = forms.MultipleChoiceField(
+        label=_("Rows"),
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "vh-targets"}),
+        help_text=_(
+            "Rate plans copy their rates and open days (packages their difference); room types their rooms to sell."
+        ),
+    )
+
+    def __init__(self, *args, property, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.property = property
+        self.room_types, self.rate_plans, cast(forms.ChoiceField, self.fields["targets"]).choices = ari_rows(property)
+
+    def clean(self):
+        super().clean()
+        data = self.cleaned_data
+        if self.errors:
+            return data
+        targets = data["targets"]
+        copy = AriCopy(
+            source=DateRange(data["source_from"], data["source_to"]),
+            target_first=data["target_from"],
+            rate_plans=tuple(self.rate_plans[int(t[3:])] for t in targets if t.startswith("rp:")),
+            room_types=tuple(self.room_types[int(t[3:])] for t in targets if t.startswith("rt:")),
+        )
+        for name, message in ari_copy_validate(copy).items():
+            self.add_error(name, message)
+        data["copy"] = copy
+        return data
+
+    def digest(self):
+        """A fingerprint of the valid form's copy: "Apply" applies only the copy that was previewed."""
+        copy = self.cleaned_data["copy"]
+        fingerprint = [copy.description(), sorted(self.cleaned_data["targets"]), self.property.pk]
+        return salted_hmac("integration.ari_copy", json.dumps(fingerprint)).hexdigest()
+
+
+class AriSeasonForm(forms.ModelForm):
+    """A named season of a property: its name and date ranges."""
+
+    ranges = DateRangesField(label=_("Dates"), help_text=_("One or more ranges, both days included."))
+
+    class Meta:
+        model = AriSeason
+        fields = ["name"]
+
+    def __init__(self, *args, property, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.instance.property = property
+        if self.instance.pk and not self.is_bound:
+            ranges = self.instance.ranges.all()
+            self.initial["ranges"] = [(r.date_from.isoformat(), r.date_to.isoformat()) for r in ranges]
+
+    def clean_name(self):
+        name = self.cleaned_data["name"].strip()
+        others = AriSeason.objects.filter(property=self.instance.property, name=name).exclude(pk=self.instance.pk)
+        if others.exists():
+            raise ValidationError(_("The property has a season of this name already."), code="unique")
+        return name
+
+    def clean_ranges(self):
+        ranges = self.cleaned_data["ranges"]
+        if not ranges:
+            raise ValidationError(_("Give at least one range of days."), code="required")
+        if any(r.start > r.end for r in ranges):
+            raise ValidationError(_("A range must not end before it starts."), code="invalid")
+        return ranges
 
 
 # --- CSV --------------------------------------------------------------------------------------

@@ -139,6 +139,7 @@ class AriChangeSource(models.TextChoices):
     BULK = "bulk", _("bulk edit")
     CSV = "csv", _("CSV import")
     UNDO = "undo", _("undo")
+    COPY = "copy", _("copy of a period")
     #: Demo data, management commands and other code calling the edits directly.
     PROGRAM = "program", _("program")
 
@@ -287,3 +288,39 @@ class AriImportLine(models.Model):
     def values(self):
         """The line's values, in the file's columns."""
         return json.loads(self.cells)
+
+
+class AriSeason(models.Model):
+    """A named season of a property ("Summer peak", "Christmas"): its date ranges, which a bulk edit can
+    target instead of dates typed each time."""
+
+    property = models.ForeignKey(
+        Property, verbose_name=_("property"), on_delete=models.CASCADE, related_name="ari_seasons"
+    )
+    name = models.CharField(_("name"), max_length=100)
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["property", "name"]
+        constraints = [models.UniqueConstraint(fields=["property", "name"], name="ariseason_one_name")]
+
+    def __str__(self):
+        return self.name
+
+
+class AriSeasonRange(models.Model):
+    """Days of a season, from date_from to date_to, both included."""
+
+    season = models.ForeignKey(AriSeason, on_delete=models.CASCADE, related_name="ranges")
+    date_from = models.DateField(_("from"))
+    date_to = models.DateField(_("to"))
+
+    class Meta:
+        ordering = ["season", "date_from"]
+        constraints = [
+            models.CheckConstraint(condition=Q(date_from__lte=F("date_to")), name="ariseasonrange_from_before_to")
+        ]
+
+    def __str__(self):
+        return f"{self.date_from}..{self.date_to}"

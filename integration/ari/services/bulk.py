@@ -51,13 +51,34 @@ def ari_edit_apply(edit: AriEdit, *, change_set: AriChangeSet | None = None, exp
     if change_set is None:
         target = (edit.rate_plans or edit.room_types)[0]
         change_set = AriChangeSet.objects.create(property_id=target.property_id, source=AriChangeSource.PROGRAM)
-    _record(change_set, edit.channel, plan.changed)
+    _record_and_mark(change_set, edit.channel, plan.changed)
     if own:
         ari_change_set_finish(change_set)
-    for target, dates in _dates_by_target(plan.changed).items():
+    return plan
+
+
+def ari_changes_write(change_set: AriChangeSet, changes: list[CellChange]) -> None:
+    """Write cells of the common values whose new values were planned elsewhere (a copy of a period:
+    rates, differences, business days, rooms to sell), record them in change_set and mark them for the
+    hub. Call inside the transaction that locked and checked them (ari_edit_lock)."""
+    common = AriEdit((), Operation.SET)
+    rooms = [change for change in changes if change.field == "allotment"]
+    if rooms:
+        _write_availability(common, rooms)
+    # One field per write: a new row takes the defaults of the others (an upsert sets only its fields).
+    for field_name in ("rate", "rate_modify", "business_day"):
+        rates = [change for change in changes if change.field == field_name]
+        if rates:
+            _write_rates(common, rates)
+    _record_and_mark(change_set, None, changes)
+
+
+def _record_and_mark(change_set: AriChangeSet, channel: SalesChannel | None, changes: list[CellChange]) -> None:
+    """Record the written cells in change_set and mark their days of each rate plan or room type for the hub."""
+    _record(change_set, channel, changes)
+    for target, dates in _dates_by_target(changes).items():
         kind = ResourceKind.ARI_AVAILS if isinstance(target, RoomType) else ResourceKind.ARI_RATES
         ari_mark_dirty(target, kind=kind, dates=dates)
-    return plan
 
 
 def _refuse(edit: AriEdit, plan: AriPlan) -> None:

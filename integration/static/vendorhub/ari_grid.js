@@ -1,18 +1,20 @@
-/* vendorhub: the rates and availability grid's cell editor, its month and channel pickers, and the bulk
-   edit's helpers (add a date range, choose rows and weekdays at once). Without this script the grid is read
+/* vendorhub: the rates and availability grid's cell editor (on a click, or on a number typed on a cell),
+   the selection of a block of cells for the bulk edit (dragged over, or Shift with a click or the arrows),
+   its window and channel pickers, and the bulk edit's helpers (add a date range, choose rows and weekdays at
+   once). Without this script the grid is read
    only, and the bulk edit and CSV pages still work as plain forms. */
 "use strict";
 {
     document.documentElement.classList.add("vh-js");
 
-    // --- Month and channel pickers: choosing one shows it. ---
+    // --- Window and channel pickers: choosing one shows it. ---
     document.addEventListener("change", (event) => {
         if (event.target.matches("select.vh-autosubmit")) {
             event.target.form.submit();
         }
     });
 
-    // --- This month: the grid opens scrolled to today, the days before it being read only. ---
+    // --- A window with today in it opens scrolled to today, the days before it being read only. ---
     document.addEventListener("DOMContentLoaded", () => {
         const today = document.querySelector(".vh-ari-grid thead th.vh-today");
         if (today) {
@@ -269,7 +271,13 @@
 
     document.addEventListener("click", (event) => {
         const cell = event.target.closest(".vh-ari-grid .vh-cell.vh-editable");
+        if (cell && (dragged || event.shiftKey)) {
+            // The end of a drag or a Shift+click selects cells (see below); it opens no editor.
+            dragged = false;
+            return;
+        }
         if (cell) {
+            clearSelection();
             openEditor(cell);
             return;
         }
@@ -316,18 +324,36 @@
 
     document.addEventListener("keydown", (event) => {
         const cell = event.target.closest && event.target.closest(".vh-ari-grid .vh-cell.vh-editable");
+        const plain = !event.altKey && !event.ctrlKey && !event.metaKey;
         if (cell && (event.key === "Enter" || event.key === " ")) {
             event.preventDefault();
+            clearSelection();
             openEditor(cell);
-        } else if (cell && MOVES.has(event.key) && !event.altKey && !event.ctrlKey && !event.metaKey) {
+        } else if (cell && plain && /^[0-9]$/.test(event.key)) {
+            // A number typed on a cell starts its editor with that digit, as in a spreadsheet.
+            event.preventDefault();
+            clearSelection();
+            openEditor(cell);
+            const input = editor().elements.value;
+            input.value = event.key;
+            input.setSelectionRange(1, 1);
+        } else if (cell && MOVES.has(event.key) && plain) {
             const next = neighbour(cell, event.key);
             event.preventDefault();
             if (next) {
+                if (event.shiftKey) {
+                    anchor = anchor || cell;
+                    select(anchor, next);
+                } else {
+                    clearSelection();
+                }
                 next.focus();
                 next.scrollIntoView({block: "nearest", inline: "nearest"});
             }
         } else if (event.key === "Escape" && current) {
             closeEditor();
+        } else if (event.key === "Escape") {
+            clearSelection();
         }
     });
 
@@ -335,6 +361,119 @@
         if (event.target.id === "vh-ari-editor") {
             event.preventDefault();
             save(event.target);
+        }
+    });
+
+    // --- A block of cells for the bulk edit: dragged over with the mouse, or Shift with a click or the
+    // arrows. The bar under the grid opens the bulk edit with the block's days and rows chosen. ---
+    let anchor = null; // where the selection started
+    let dragging = false;
+    let dragged = false; // the click that ends a drag opens no editor
+
+    const selectionBar = () => document.getElementById("vh-ari-selection");
+
+    // The bulk edit's row of a cell: rp-<id> a rate plan, al-/cap-<id> a room type's (or channel's) rooms.
+    function cellTarget(cell) {
+        const [, row, target, date] = cell.id.match(/^c-(rp|al|cap)-(\d+)-(\d{4}-\d{2}-\d{2})$/);
+        return {target: `${row === "rp" ? "rp" : "rt"}:${target}`, date};
+    }
+
+    function clearSelection() {
+        document.querySelectorAll(".vh-ari-grid .vh-selected").forEach((cell) => cell.classList.remove("vh-selected"));
+        anchor = null;
+        const bar = selectionBar();
+        if (bar) {
+            bar.hidden = true;
+        }
+    }
+
+    // Every editable cell in the rectangle between two cells (rows of the grid in order, days between).
+    function select(from, to) {
+        const table = from.closest("table");
+        const rows = Array.from(table.querySelectorAll("tbody tr")).filter((row) => row.querySelector(".vh-editable"));
+        const [top, bottom] = [rows.indexOf(from.closest("tr")), rows.indexOf(to.closest("tr"))].sort((a, b) => a - b);
+        const [left, right] = [from.cellIndex, to.cellIndex].sort((a, b) => a - b);
+        table.querySelectorAll(".vh-selected").forEach((cell) => cell.classList.remove("vh-selected"));
+        const chosen = [];
+        rows.slice(top, bottom + 1).forEach((row) => {
+            Array.from(row.cells).slice(left, right + 1).forEach((cell) => {
+                if (cell.classList.contains("vh-editable")) {
+                    cell.classList.add("vh-selected");
+                    chosen.push(cell);
+                }
+            });
+        });
+        showSelection(table, chosen);
+    }
+
+    function showSelection(table, cells) {
+        const bar = selectionBar();
+        if (!bar || !table.dataset.bulkUrl) {
+            return;
+        }
+        if (cells.length < 2) {
+            bar.hidden = true;
+            return;
+        }
+        const targets = new Set();
+        const dates = [];
+        cells.forEach((cell) => {
+            const {target, date} = cellTarget(cell);
+            targets.add(target);
+            dates.push(date);
+        });
+        dates.sort();
+        const query = new URLSearchParams({from: dates[0], to: dates[dates.length - 1]});
+        targets.forEach((target) => query.append("targets", target));
+        if (table.dataset.channel) {
+            query.set("channel", table.dataset.channel);
+        }
+        bar.querySelector(".vh-selection-count").textContent = String(cells.length);
+        bar.querySelector("#vh-ari-selection-bulk").href = `${table.dataset.bulkUrl}?${query}`;
+        bar.hidden = false;
+    }
+
+    document.addEventListener("pointerdown", (event) => {
+        const cell = event.target.closest(".vh-ari-grid .vh-cell.vh-editable");
+        if (!cell || event.button !== 0 || event.pointerType === "touch") {
+            return;
+        }
+        if (event.shiftKey) {
+            // Shift+click: the block from where the selection started (or the focused cell) to this one.
+            const from = anchor || (document.activeElement.closest && document.activeElement.closest(".vh-editable"));
+            anchor = from || cell;
+            select(anchor, cell);
+            event.preventDefault();
+            return;
+        }
+        clearSelection();
+        anchor = cell;
+        dragging = true;
+        dragged = false;
+    });
+
+    document.addEventListener("pointerover", (event) => {
+        if (!dragging) {
+            return;
+        }
+        const cell = event.target.closest(".vh-ari-grid .vh-cell.vh-editable");
+        if (cell && anchor && cell !== anchor && cell.closest("table") === anchor.closest("table")) {
+            dragged = true;
+            if (current) {
+                closeEditor();
+            }
+            select(anchor, cell);
+            window.getSelection().removeAllRanges();
+        }
+    });
+
+    document.addEventListener("pointerup", () => {
+        dragging = false;
+    });
+
+    document.addEventListener("click", (event) => {
+        if (event.target.closest(".vh-selection-clear")) {
+            clearSelection();
         }
     });
 
