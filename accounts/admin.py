@@ -1,14 +1,19 @@
-"""Superusers' screens of accounts and security: unlocking a login that django-axes locked out, and the
-audit trail of every staff change (who, when, which fields, before and after), filtered."""
+"""Superusers' screens of accounts and security: unlocking a login that django-axes locked out, people's
+authenticator apps and recovery codes (django-otp's screens, in the user's language), and the audit trail
+of every staff change (who, when, which fields, before and after), filtered."""
 
 from axes.admin import AccessAttemptAdmin
-from axes.models import AccessAttempt
+from axes.models import AccessAttempt, AccessFailureLog
 from django.contrib import admin, messages
 from django.contrib.admin.models import LogEntry
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+from django_otp.plugins.otp_static.admin import StaticDeviceAdmin, StaticTokenInline
+from django_otp.plugins.otp_static.models import StaticDevice
+from django_otp.plugins.otp_totp.admin import TOTPDeviceAdmin
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from core.admin.mixins import ReadOnlyAdminMixin
 from core.audit import audit_changes
@@ -31,6 +36,113 @@ class UnlockingAccessAttemptAdmin(AccessAttemptAdmin):
 
 admin.site.unregister(AccessAttempt)
 admin.site.register(AccessAttempt, UnlockingAccessAttemptAdmin)
+# django-axes' log of every failure stays empty (AXES_ENABLE_ACCESS_FAILURE_LOG is off: a flood of
+# invented user names would grow it without bound); the failed logins that count are AccessAttempt's.
+admin.site.unregister(AccessFailureLog)
+
+
+#: django-otp's fields by the words people read (its models name them by their English field names only, and
+#: renaming them on the models would be a migration of django-otp's apps).
+DEVICE_LABELS = {
+    "user": _("person"),
+    "name": _("name"),
+    "confirmed": _("set up"),
+    "key": _("key"),
+    "step": _("seconds per code"),
+    "t0": _("start time"),
+    "digits": _("digits"),
+    "tolerance": _("codes accepted either side"),
+    "drift": _("clock drift"),
+    "throttling_failure_timestamp": _("last wrong code at"),
+    "throttling_failure_count": _("wrong codes in a row"),
+    "token": _("recovery code"),
+}
+
+
+class ConfirmedFilter(admin.SimpleListFilter):
+    """Whether the device was set up (its first code typed)."""
+
+    title = _("set up")
+    parameter_name = "confirmed"
+
+    def lookups(self, request, model_admin):
+        return [("1", _("Yes")), ("0", _("No"))]
+
+    def queryset(self, request, queryset):
+        if self.value() in ("0", "1"):
+            return queryset.filter(confirmed=self.value() == "1")
+        return queryset
+
+
+class DeviceAdminMixin(admin.ModelAdmin):
+    """A django-otp device's screens with their columns, filters, fields and search hint in the user's
+    language."""
+
+    list_display = ["person", "device_name", "created", "last_used", "is_confirmed"]
+    list_filter = [ConfirmedFilter]
+    readonly_fields = ["created", "last_used"]
+    search_help_text = _("Search by the person's user name or e-mail address.")
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        return super().get_form(request, obj, change, labels=DEVICE_LABELS, **kwargs)
+
+    def get_fieldsets(self, request, obj=None):
+        return [
+            (_("Whose"), {"fields": ["user", "name", "confirmed"]}),
+            (_("When"), {"fields": ["created", "last_used"]}),
+        ]
+
+    @admin.display(description=_("person"), ordering="user__username")
+    def person(self, device):
+        return device.user
+
+    @admin.display(description=_("name"), ordering="name")
+    def device_name(self, device):
+        return device.name
+
+    @admin.display(description=_("created"), ordering="created_at")
+    def created(self, device):
+        return device.created_at
+
+    @admin.display(description=_("last used"), ordering="last_used_at")
+    def last_used(self, device):
+        return device.last_used_at
+
+    @admin.display(description=_("set up"), boolean=True, ordering="confirmed")
+    def is_confirmed(self, device):
+        return device.confirmed
+
+
+class AuthenticatorAppAdmin(DeviceAdminMixin, TOTPDeviceAdmin):
+    """People's authenticator apps: a superuser deletes a lost phone's app, and its owner sets it up again
+    (a saved app's key is never shown: OTP_ADMIN_HIDE_SENSITIVE_DATA)."""
+
+    def get_fieldsets(self, request, obj=None):
+        settings = ["step", "t0", "digits", "tolerance"] if obj else ["key", "step", "t0", "digits", "tolerance"]
+        return [
+            *super().get_fieldsets(request, obj),
+            (_("Settings"), {"fields": settings}),
+            (_("State"), {"fields": ["drift"]}),
+            (_("Wrong codes"), {"fields": ["throttling_failure_timestamp", "throttling_failure_count"]}),
+        ]
+
+
+class RecoveryCodeInline(StaticTokenInline):
+    """The codes of one list, each usable once."""
+
+    def get_formset(self, request, obj=None, **kwargs):
+        return super().get_formset(request, obj, labels=DEVICE_LABELS, **kwargs)
+
+
+class RecoveryCodesAdmin(DeviceAdminMixin, StaticDeviceAdmin):
+    """People's recovery codes (one list each)."""
+
+    inlines = [RecoveryCodeInline]
+
+
+for _model, _model_admin in ((TOTPDevice, AuthenticatorAppAdmin), (StaticDevice, RecoveryCodesAdmin)):
+    admin.site.unregister(_model)
+    admin.site.register(_model, _model_admin)
 
 
 @admin.register(LogEntry)

@@ -1,21 +1,47 @@
-"""The second factor of the login: a time-based one-time password (TOTP, an authenticator app) with
-recovery codes (django-otp's static device). Superusers and managers must set it up before any admin
-page; staff may. One function per use case (the reads are accounts.selectors); the views (accounts.views)
-stay thin."""
+"""The login: telling a person their user name is being tried from many addresses, and the second factor
+(a time-based one-time password, TOTP, from an authenticator app, with recovery codes: django-otp's static
+device). Superusers and managers must set the second factor up before any admin page; staff may. One
+function per use case (the reads are accounts.selectors); the views (accounts.views) stay thin."""
 
+from datetime import datetime
 from typing import cast
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpRequest
 from django_otp import login as otp_login
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from .selectors import login_name_addresses, login_window
+from .signals import login_name_tried_widely
+
 #: How many recovery codes a person gets (each works once, in place of the app's code).
 RECOVERY_CODES = 10
 _APP_NAME = "authenticator app"
 _RECOVERY_NAME = "recovery codes"
+
+
+def login_name_failure_noted(*, username: str, now: datetime) -> bool:
+    """After a counted wrong password for username: once it has failed from LOGIN_NAME_ADDRESS_LIMIT
+    different addresses, tell its owner (login_name_tried_widely, which the inbox records), at most once
+    per lockout window however many tries follow. Whether they were told now."""
+    addresses, _last = login_name_addresses(username=username, now=now)
+    if addresses < settings.LOGIN_NAME_ADDRESS_LIMIT:
+        return False
+    model = get_user_model()
+    user = model.objects.filter(**{model.USERNAME_FIELD: username}, is_active=True).first()
+    if user is None:
+        return False
+    # Once per window across every web process: the shared cache's add is atomic (Redis in production).
+    if not cache.add(f"accounts:login-name-told:{user.pk}", True, timeout=int(login_window().total_seconds())):
+        return False
+    with transaction.atomic():
+        login_name_tried_widely.send(sender=model, user=user, addresses=addresses)
+    return True
 
 
 def enrolment_device_ensure(user: User) -> TOTPDevice:

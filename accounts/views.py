@@ -5,16 +5,20 @@ from django.contrib import messages
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .forms import CodeForm
+from .lockout import device_remember
 from .selectors import (
     enrolment_qr_svg,
     enrolment_secret,
     second_factor_can_verify,
     second_factor_enrolled,
     second_factor_mandatory,
+    second_factor_wait_seconds,
 )
 from .services import (
     enrolment_confirm,
@@ -73,7 +77,7 @@ def enrol_view(request, site):
         codes = enrolment_confirm(request=request, device=device, token=form.cleaned_data["code"])
         if codes is not None:
             request.session[_CODES_SESSION_KEY] = codes
-            return redirect(f"{reverse('admin:second_factor')}?next={_next_url(request)}")
+            return device_remember(redirect(f"{reverse('admin:second_factor')}?next={_next_url(request)}"), user)
         form.add_error(
             "code", _("That code does not match. Type the code the app shows now (check the time on your phone).")
         )
@@ -98,12 +102,17 @@ def verify_view(request, site):
     form = CodeForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         if second_factor_verify(request=request, token=form.cleaned_data["code"]):
-            return redirect(_next_url(request))
-        form.add_error(
-            "code",
-            _(
-                "That code is not right, or too many wrong codes were typed: wait a moment, then type the code "
-                "your app shows now or one of your recovery codes."
-            ),
-        )
+            return device_remember(redirect(_next_url(request)), request.user)
+        wait = second_factor_wait_seconds(request.user, now=timezone.now())
+        if wait:
+            message = ngettext(
+                "That code was not accepted. After a wrong code the next one must wait: in %(seconds)d second, "
+                "type the code your app shows then, or one of your recovery codes.",
+                "That code was not accepted. After wrong codes the next one must wait: in %(seconds)d seconds, "
+                "type the code your app shows then, or one of your recovery codes.",
+                wait,
+            ) % {"seconds": wait}
+        else:
+            message = _("That code is not right: type the code your app shows now, or one of your recovery codes.")
+        form.add_error("code", message)
     return _render(request, site, "second_factor_verify.html", _("Two-step login"), form=form)

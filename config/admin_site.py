@@ -27,6 +27,11 @@ def hostile_query(request):
     return False
 
 
+#: The apps whose screens the sidebar and the dashboard show as one menu, "Accounts and security": the failed
+#: logins (django-axes), the authenticator apps and recovery codes (django-otp) and the audit trail.
+SECURITY_APPS = ("axes", "otp_totp", "otp_static", "admin")
+
+
 class VendorhubAdminSite(admin.AdminSite):
     """The back office: the index is a dashboard showing each property the user works for (a page of cards
     at a time, config.estate), with the bookings it received today, today's arrivals and its pending holds;
@@ -65,6 +70,18 @@ class VendorhubAdminSite(admin.AdminSite):
             return view(request, *args, **kwargs)
 
         return super().admin_view(guarded, cacheable)
+
+    def get_app_list(self, request, app_label=None):
+        """The apps as Django lists them, with SECURITY_APPS' screens in one menu where the first of
+        SECURITY_APPS stood (each app's own page still lists its own)."""
+        app_list = super().get_app_list(request, app_label)
+        security = [app for app in app_list if app["app_label"] in SECURITY_APPS]
+        if app_label is not None or len(security) < 2:
+            return app_list
+        head = min(security, key=lambda app: SECURITY_APPS.index(app["app_label"]))
+        models = sorted((model for app in security for model in app["models"]), key=lambda model: model["name"])
+        menu = {**head, "name": gettext("Accounts and security"), "models": models}
+        return [menu if app is head else app for app in app_list if app is head or app not in security]
 
     def index(self, request, extra_context=None):
         from .estate import dashboard_properties

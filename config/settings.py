@@ -60,9 +60,10 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "csp",
     "django_otp",
-    "django_otp.plugins.otp_totp",
-    "django_otp.plugins.otp_static",
-    "axes",
+    # django-otp's and django-axes' apps, named in the user's language (accounts.apps).
+    "accounts.apps.AuthenticatorAppsConfig",
+    "accounts.apps.RecoveryCodesConfig",
+    "accounts.apps.LoginAttemptsConfig",
     "core",
     "integration",
     "licenses",
@@ -401,14 +402,30 @@ SITE_URL = env.str(
 
 # --- Authentication, internationalisation, static files ----------------------------------------
 
-# django-axes counts failed logins (in the database, shared by every web process) per user name and per
-# address: after LOGIN_FAILURE_LIMIT failures either is locked for LOGIN_LOCKOUT_MINUTES, even with the
-# right password; a superuser unlocks it sooner (docs/operator/security.md).
+# The login's lockout (accounts.lockout, on django-axes' records of failed logins in the database, shared by
+# every web process), all over one window of LOGIN_LOCKOUT_MINUTES (docs/operator/security.md):
+#: Wrong passwords for one user name from one address that lock that pair (never the name elsewhere, never
+#: the address's other people) for the window.
+LOGIN_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+#: The window: how long a lock lasts after the last failure, and how far back failures count.
+LOGIN_LOCKOUT_MINUTES = env.int("LOGIN_LOCKOUT_MINUTES", default=15)
+#: Different user names failing from one address that refuse the address until the window has passed.
+LOGIN_ADDRESS_NAME_LIMIT = env.int("LOGIN_ADDRESS_NAME_LIMIT", default=10)
+#: Different addresses failing for one user name that slow the name down (never lock it) and tell its owner.
+LOGIN_NAME_ADDRESS_LIMIT = env.int("LOGIN_NAME_ADDRESS_LIMIT", default=5)
+#: The wait between two tries of a slowed-down user name, in seconds.
+LOGIN_NAME_WAIT_SECONDS = env.int("LOGIN_NAME_WAIT_SECONDS", default=10)
+#: How long a browser that passed a person's second factor is exempt from the address's and the name's rules.
+LOGIN_DEVICE_DAYS = env.int("LOGIN_DEVICE_DAYS", default=30)
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
-AXES_FAILURE_LIMIT = 5
-AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_HANDLER = "accounts.lockout.LoginAttemptHandler"
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# A try refused by a lock is not counted: hammering a lock does not prolong it, and a person refused while
+# their name is slowed down does not lock themselves out.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "core.client_address.client_address"
 # Quiet: no "AXES: BEGIN ..." banner at every manage.py, worker or web start, and the failure and lockout
@@ -420,6 +437,9 @@ AXES_VERBOSE = False
 PROXY_COUNT = env.int("DJANGO_PROXY_COUNT", default=0 if DEBUG else 1)
 # The second factor (django-otp): the name authenticator apps show beside the account.
 OTP_TOTP_ISSUER = "vendorhub"
+# django-otp's admin screens never show an app's key, its QR code or the recovery codes (only their owner
+# sees them, once, when setting up).
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 # After the login, and for a rejected next=: the dashboard (Django's default is /accounts/profile/, a 404).
 LOGIN_URL = "admin:login"
 LOGIN_REDIRECT_URL = "admin:index"

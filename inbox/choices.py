@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class EventKind(models.TextChoices):
-    """What happened at a property that someone there must know of or act on."""
+    """What happened at a property that someone there must know of or act on, or to one person's login."""
 
     LICENSE_CONFIRMED = "license_confirmed", _("License confirmed")
     LICENSE_REJECTED = "license_rejected", _("License rejected")
@@ -13,6 +13,8 @@ class EventKind(models.TextChoices):
     SEND_FAILED = "send_failed", _("Send to the hub failed")
     DRIFT_FOUND = "drift_found", _("Drift found")
     BOOKING_CANCELED = "booking_canceled", _("Booking canceled")
+    #: Personal: the reader's own user name was tried with wrong passwords from many addresses.
+    LOGIN_TRIED = "login_tried", _("Login tried from many addresses")
 
 
 #: Kinds only managers see: licenses are the managers' (staff never see the license screen).

@@ -15,10 +15,11 @@ from .choices import EventKind
 
 @dataclass(frozen=True)
 class Target:
-    """The admin screen where an event is handled: model (whose admin must show it to the viewer) and
-    the URL name, taking the event's object id, or its property id when by_property."""
+    """The admin screen where an event is handled: model (whose admin must show it to the viewer; None:
+    a page of the reader's own, which takes no id) and the URL name, taking the event's object id, or its
+    property id when by_property."""
 
-    model: str
+    model: str | None
     url_name: str
     by_property: bool = False
 
@@ -32,6 +33,8 @@ TARGETS = {
     EventKind.SEND_FAILED: Target("integration.SyncState", "admin:integration_syncstate_change"),
     EventKind.DRIFT_FOUND: Target("integration.DriftCheck", "admin:integration_driftcheck_change"),
     EventKind.BOOKING_CANCELED: Target("bookings.Booking", "admin:bookings_booking_change"),
+    # Where the reader turns the two-step login on, or renews their recovery codes.
+    EventKind.LOGIN_TRIED: Target(None, "admin:second_factor"),
 }
 
 
@@ -54,12 +57,25 @@ def event_text(event):
             "The hub's copy of %(subject)s differs from ours in %(count)d places.",
             count,
         ) % {"subject": event.subject, "count": count}
+    if event.kind == EventKind.LOGIN_TRIED:
+        count = int(event.detail or 0)
+        return ngettext(
+            "Your user name %(subject)s was tried with wrong passwords from %(count)d address: its logins are "
+            "slowed down, not locked. If that was not you, choose a strong password and turn the two-step "
+            "login on.",
+            "Your user name %(subject)s was tried with wrong passwords from %(count)d different addresses: its "
+            "logins are slowed down, not locked. If that was not you, choose a strong password and turn the "
+            "two-step login on.",
+            count,
+        ) % {"subject": event.subject, "count": count}
     return _("Booking %(subject)s (%(detail)s) was canceled.") % values
 
 
 def event_target_url(event):
     """The path of the screen where event is handled, whoever looks."""
     target = TARGETS[EventKind(event.kind)]
+    if target.model is None:
+        return reverse(target.url_name)
     return reverse(target.url_name, args=[event.property_id if target.by_property else event.object_id])
 
 
@@ -67,6 +83,8 @@ def event_link(request, admin_site, event):
     """The path of the screen where event is handled, or None when the viewer's admin would not show
     that screen to them (staff and licenses)."""
     target = TARGETS[EventKind(event.kind)]
+    if target.model is None:
+        return event_target_url(event)
     model_admin = admin_site._registry.get(apps.get_model(target.model))
     if model_admin is None or not model_admin.has_view_or_change_permission(request):
         return None

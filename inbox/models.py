@@ -3,6 +3,7 @@ and who wants them by e-mail."""
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from integration.models import Property
@@ -12,10 +13,22 @@ from .choices import EventKind
 
 class Event(models.Model):
     """Something that happened to one object of a property (a license, a channel, a resource sent to the
-    hub, a drift check, a booking). The same happening again within a day adds to count and moves
-    last_at, which makes it unread again for everyone who read it before."""
+    hub, a drift check, a booking), or to one person (their login: user is set, property is not). The
+    same happening again within a day adds to count and moves last_at, which makes it unread again for
+    everyone who read it before."""
 
-    property = models.ForeignKey(Property, verbose_name=_("property"), on_delete=models.CASCADE, related_name="+")
+    property = models.ForeignKey(
+        Property, verbose_name=_("property"), on_delete=models.CASCADE, related_name="+", null=True, blank=True
+    )
+    #: The one person a personal event is for (no property's people see it).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("for"),
+        on_delete=models.CASCADE,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
     kind = models.CharField(_("kind"), max_length=20, choices=EventKind.choices)
     #: The object the event is about (its model follows from kind: inbox.links).
     object_id = models.PositiveBigIntegerField(_("object id"))
@@ -32,6 +45,11 @@ class Event(models.Model):
         verbose_name_plural = _("events")
         ordering = ["-last_at", "-pk"]
         indexes = [models.Index(fields=["property", "kind", "object_id", "-last_at"], name="inbox_event_fold")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(property__isnull=False) | Q(user__isnull=False), name="inbox_event_of_property_or_person"
+            )
+        ]
 
     def __str__(self):
         return f"{self.get_kind_display()}: {self.subject}"

@@ -1,6 +1,7 @@
 """The apps below the inbox send signals in the transaction of what happened; these record the events
 in that same transaction (those apps never import the inbox)."""
 
+from accounts.signals import login_name_tried_widely
 from bookings.signals import booking_canceled
 from integration.channels.signals import channel_opened
 from integration.drift.signals import drift_found
@@ -57,6 +58,17 @@ def _booking_canceled(sender, booking, **kwargs):
     )
 
 
+def _login_name_tried_widely(sender, user, addresses, **kwargs):
+    event_record(
+        property_id=None,
+        user_id=user.pk,
+        kind=EventKind.LOGIN_TRIED,
+        object_id=user.pk,
+        subject=user.get_username(),
+        detail=str(addresses),
+    )
+
+
 def connect():
     """Connect every receiver (InboxConfig.ready)."""
     license_reviewed.connect(_license_reviewed, dispatch_uid="inbox.license_reviewed")
@@ -64,3 +76,4 @@ def connect():
     sync_failed.connect(_sync_failed, dispatch_uid="inbox.sync_failed")
     drift_found.connect(_drift_found, dispatch_uid="inbox.drift_found")
     booking_canceled.connect(_booking_canceled, dispatch_uid="inbox.booking_canceled")
+    login_name_tried_widely.connect(_login_name_tried_widely, dispatch_uid="inbox.login_name_tried_widely")

@@ -30,17 +30,18 @@ BADGE_CAP = 99
 
 def events_for_user(user: User | AnonymousUser) -> "QuerySet[UnreadEvent]":
     """The events of the properties user holds a role at (license events: where they manage; every one
-    for a superuser), newest first, each annotated `unread` for user."""
+    for a superuser) and user's own personal events, newest first, each annotated `unread` for user."""
     events = Event.objects.all()
     if not user.is_active:
         # No rows: none has an unread to read.
         return cast("QuerySet[UnreadEvent]", events.none())
+    of_properties = Q(user__isnull=True)
     if not user.is_superuser:
         managed = properties_for_user(user, roles=(MembershipRole.MANAGER,)).values("pk")
-        events = events.filter(
-            Q(property__in=properties_for_user(user).values("pk"))
-            & (~Q(kind__in=MANAGER_KINDS) | Q(property__in=managed))
+        of_properties &= Q(property__in=properties_for_user(user).values("pk")) & (
+            ~Q(kind__in=MANAGER_KINDS) | Q(property__in=managed)
         )
+    events = events.filter(of_properties | Q(user=user))
     read = EventRead.objects.filter(event=OuterRef("pk"), user=user, read_at__gte=OuterRef("last_at"))
     return events.annotate(unread=~Exists(read))
 
@@ -53,7 +54,9 @@ def unread_count(user: User | AnonymousUser) -> int:
 def event_email_recipients(event: Event) -> QuerySet[User]:
     """The active people with an address who turned the inbox's e-mails on and see event."""
     users = get_user_model().objects.filter(is_active=True, inbox_preference__emails=True).exclude(email="")
-    members = PropertyMembership.objects.filter(property_id=event.property_id)
+    if event.user_id is not None:
+        return users.filter(pk=event.user_id)
+    members = PropertyMembership.objects.filter(Q(property_id=event.property_id))
     if event.kind in MANAGER_KINDS:
         members = members.filter(role=MembershipRole.MANAGER)
     return users.filter(Q(is_superuser=True) | Q(pk__in=members.values("user_id")))

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import lazy
@@ -39,19 +39,24 @@ SEND_TASK = "inbox.tasks.event_email_send_task"
 @transaction.atomic
 def event_record(
     *,
-    property_id: int,
+    property_id: int | None,
     kind: str,
     object_id: int,
     subject: str,
     detail: str = "",
+    user_id: int | None = None,
     now: datetime | None = None,
 ) -> Event:
-    """Record, in the caller's transaction, that kind happened to the object: a repeat within FOLD_WINDOW
-    counts on the same event (unread again for all), a new event is also queued for e-mail."""
+    """Record, in the caller's transaction, that kind happened to the object (of the property, or, with
+    user_id and no property, to that one person): a repeat within FOLD_WINDOW counts on the same event
+    (unread again for all), a new event is also queued for e-mail."""
     now = now or timezone.now()
     event = (
         Event.objects.select_for_update(of=("self",))
-        .filter(property_id=property_id, kind=kind, object_id=object_id, last_at__gte=now - FOLD_WINDOW)
+        # A None in Q is IS NULL: a person's event folds with that person's only.
+        .filter(
+            Q(property_id=property_id, user_id=user_id), kind=kind, object_id=object_id, last_at__gte=now - FOLD_WINDOW
+        )
         .order_by("-last_at")
         .first()
     )
@@ -61,7 +66,13 @@ def event_record(
         event.save(update_fields=["count", "last_at", "subject", "detail"])
         return event
     event = Event.objects.create(
-        property_id=property_id, kind=kind, object_id=object_id, subject=subject[:200], detail=detail, last_at=now
+        property_id=property_id,
+        user_id=user_id,
+        kind=kind,
+        object_id=object_id,
+        subject=subject[:200],
+        detail=detail,
+        last_at=now,
     )
     job_queue(NOTIFY_TASK, event.pk)
     return event

@@ -1,28 +1,42 @@
 """The back office's security in a real browser (issue 25): setting up two-step login and logging in with
-a code, the locked-out login, and the Content-Security-Policy stopping an inline script, in Korean and
-English. Screenshots go to $VH_SCREENSHOTS when set."""
+a code, the locked-out login and the security screens it leads to, and the Content-Security-Policy
+stopping an inline script, in Korean and English. Screenshots go to $VH_SCREENSHOTS when set."""
 
 import pytest
 from django_otp.plugins.otp_totp.models import TOTPDevice
 from playwright.sync_api import expect
 
+from accounts.services import recovery_codes_renew
 from tests.browser.login import log_in
-from tests.factories import PASSWORD, PropertyFactory, korean, member
-from tests.login import totp_code
+from tests.factories import PASSWORD, PropertyFactory, UserFactory, korean, member
+from tests.login import totp_code, totp_device
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
 
 TEXTS = {
     "ko": {
         "setup": "2단계 로그인 설정",
         "codes": "복구 코드",
-        "locked": "로그인 실패가 너무 많습니다",
+        "locked": "이 주소에서 이 사용자 이름으로 틀린 비밀번호가 너무 많습니다",
+        "menu": "계정과 보안 → 로그인 실패",
+        "security": "계정과 보안",
+        "screens": ["로그인 실패", "로그인 기록", "인증 앱", "복구 코드 묶음", "로그 엔트리"],
+        "apps": "변경할 인증 앱 선택",
+        "hint": "사용자 이름이나 이메일 주소로 검색합니다.",
         "verify": "6자리 코드",
     },
     "en": {
         "setup": "Set up two-step login",
         "codes": "Your recovery codes",
-        "locked": "Too many failed logins",
+        "locked": "Too many wrong passwords for this user name from this address",
+        "menu": "Accounts and security → Failed logins",
+        "security": "Accounts and security",
+        "screens": ["Failed logins", "Logins", "Authenticator apps", "Recovery code lists", "Log entries"],
+        "apps": "Select authenticator app to change",
+        "hint": "Search by the person's user name or e-mail address.",
         "verify": "6-digit code",
     },
 }
@@ -80,8 +94,40 @@ def test_after_five_wrong_passwords_the_right_one_is_refused_with_a_reason(page,
     page.click("input[type=submit]")
 
     expect(page.locator(".errornote")).to_contain_text(TEXTS[language]["locked"])
+    expect(page.locator(".vh-locked-out")).to_contain_text(TEXTS[language]["menu"])
     expect(page.locator("#user-tools")).to_have_count(0)
-    page.screenshot(path=shots / f"login-locked-{language}.png", full_page=True)
+    page.set_viewport_size(DESKTOP)
+    page.screenshot(path=shots / f"login-locked-{language}-1366.png", full_page=True)
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=shots / f"login-locked-{language}-390.png", full_page=True)
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+def test_the_security_screens_are_in_the_users_language_under_the_menu_the_lockout_names(
+    page, live_server, language, shots
+):
+    texts = TEXTS[language]
+    superuser = UserFactory(is_staff=True, is_superuser=True, username="owner-lee")
+    totp_device(superuser)
+    recovery_codes_renew(user=superuser)
+    page.set_viewport_size(DESKTOP)
+    log_in(page, live_server, superuser, language)
+    page.goto(f"{live_server.url}/admin/axes/accesslog/")
+
+    menu = page.locator("#nav-sidebar .app-axes")
+    expect(menu.locator("caption")).to_have_text(texts["security"])
+    for screen in texts["screens"]:
+        expect(menu.locator("th a", has_text=screen).first).to_be_visible()
+    page.screenshot(path=shots / f"security-menu-{language}-1366.png", full_page=True)
+    page.goto(f"{live_server.url}/admin/otp_totp/totpdevice/")
+    expect(page.locator("h1")).to_have_text(texts["apps"])
+    expect(page.locator("#searchbar_helptext")).to_have_text(texts["hint"])
+    page.screenshot(path=shots / f"security-apps-{language}-1366.png", full_page=True)
+    for path in ("otp_totp/totpdevice", "otp_static/staticdevice", "axes/accessattempt", "axes/accesslog"):
+        page.goto(f"{live_server.url}/admin/{path}/")
+        words = page.locator("body").inner_text()
+        assert [word for word in ("TOTP", "AXES", "OTP_", "Search by user's") if word in words] == [], path
+        page.screenshot(path=shots / f"security-{path.split('/')[1]}-{language}-1366.png", full_page=True)
 
 
 INJECTED = "<script>window.__injected = 'ran'</script>"

@@ -17,7 +17,7 @@ from io import StringIO
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit
 
 import pytest
-from axes.models import AccessAttempt, AccessFailureLog
+from axes.models import AccessAttempt
 from django.contrib import admin
 from django.contrib.admin.filters import AllValuesFieldListFilter, RelatedFieldListFilter
 from django.contrib.admin.models import ADDITION, LogEntry
@@ -410,6 +410,15 @@ def _the_demo_at_work(demo, superuser):
         (EventKind.BOOKING_CANCELED, booking),
     ):
         event_record(property_id=demo.pk, kind=kind, object_id=obj.pk, subject=state.kind, detail="2")
+    # A person's own event: their user name tried from many addresses.
+    event_record(
+        property_id=None,
+        user_id=superuser.pk,
+        kind=EventKind.LOGIN_TRIED,
+        object_id=superuser.pk,
+        subject=superuser.username,
+        detail="5",
+    )
 
     sandbox = SandboxClient(Client())
     ok(sandbox.post("/properties", {"id": "p1", "i18n": [KO]}))
@@ -420,7 +429,6 @@ def _the_demo_at_work(demo, superuser):
     store_catalog()
     NotificationPreference.objects.create(user=superuser, language="en")
     StaticDevice.objects.create(user=superuser, name="backup codes")
-    AccessFailureLog.objects.create(username=superuser.username, ip_address="127.0.0.1", user_agent="crawl")
     LogEntry.objects.log_actions(superuser.pk, [demo], ADDITION)
 
 

@@ -214,6 +214,39 @@ def test_opted_in_people_get_a_new_event_by_e_mail_in_their_language_through_job
     assert run_queued(django_capture_on_commit_callbacks, (NOTIFY_TASK, SEND_TASK)) == []
 
 
+def test_a_persons_own_event_reaches_them_alone_without_a_property(
+    property_a, manager_a, superuser, django_capture_on_commit_callbacks
+):
+    for person in (manager_a, superuser):
+        person.email = f"{person.username}@example.com"
+        person.save()
+        InboxPreference.objects.create(user=person, emails=True)
+    NotificationPreference.objects.create(user=manager_a, language="en")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        event = event_record(
+            property_id=None,
+            user_id=manager_a.pk,
+            kind=EventKind.LOGIN_TRIED,
+            object_id=manager_a.pk,
+            subject=manager_a.username,
+            detail="5",
+        )
+    ran = run_queued(django_capture_on_commit_callbacks, (NOTIFY_TASK, SEND_TASK))
+    page = logged_in(manager_a).get(CHANGELIST)
+
+    assert ran == [NOTIFY_TASK, SEND_TASK]
+    [message] = mail.outbox
+    assert message.to == [manager_a.email]
+    assert message.subject == "Login tried from many addresses"
+    assert f"Your user name {manager_a.username} was tried with wrong passwords from 5 different" in message.body
+    assert list(events_for_user(superuser)) == []
+    assert reverse("admin:inbox_event_open", args=[event.pk]) in page.content.decode()
+    assert logged_in(manager_a).get(reverse("admin:inbox_event_open", args=[event.pk]))["Location"] == reverse(
+        "admin:second_factor"
+    )
+
+
 def test_read_events_go_after_a_month_and_every_event_after_a_year(property_a, manager_a):
     now = timezone.now()
     old_read = canceled(property_a, object_id=1, now=now - timedelta(days=31))

@@ -1,13 +1,16 @@
-"""The login (issue 25, items 2 and 6): failed logins lock the user and the address out, with a message in
-the user's language and an unlock for superusers; superusers and managers reach no admin page before a
+"""The login (issue 25, items 2 and 6): a superuser unlocks a locked-out login (the lockout's rules:
+test_lockout.py); superusers and managers reach no admin page before a
 second factor (an authenticator app, or a recovery code); staff may add one; and a login lands on the
 dashboard, never on a 404."""
+
+import re
 
 import pytest
 from axes.models import AccessAttempt
 from django.contrib import admin
 from django.test import Client
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 from django_otp.plugins.otp_static.models import StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -33,36 +36,7 @@ def logged_in(client):
     return "_auth_user_id" in client.session
 
 
-# --- Lockout ----------------------------------------------------------------------------------
-
-
-def test_thirty_wrong_passwords_lock_the_user_out_even_with_the_right_one():
-    user = UserFactory(is_staff=True)
-    client = Client()
-
-    answers = [log_in(client, user.username, f"guess-{n}").status_code for n in range(30)]
-    right = log_in(client, user.username)
-
-    assert answers[:4] == [200] * 4  # the login form again, with its error
-    assert set(answers[4:]) == {429}  # the fifth failure locks
-    assert right.status_code == 429
-    assert "Too many failed logins" in right.content.decode()
-    assert "locked for 15 minutes" in right.content.decode()
-    assert not logged_in(client)
-
-
-def test_the_lockout_is_per_address_and_per_user_and_said_in_korean():
-    guesser, victim, elsewhere = UserFactory(is_staff=True), UserFactory(is_staff=True), UserFactory(is_staff=True)
-    for n in range(5):
-        log_in(Client(), f"{guesser.username}-{n}", "wrong", address="203.0.113.9")
-
-    from_there = log_in(Client(), victim.username, address="203.0.113.9", language="ko")
-    from_elsewhere = log_in(client := Client(), elsewhere.username, address="198.51.100.20")
-
-    assert from_there.status_code == 429
-    assert "로그인 실패가 너무 많습니다" in from_there.content.decode()
-    assert from_elsewhere.status_code == 302
-    assert logged_in(client)
+# --- Lockout (the rules themselves: test_lockout.py) ------------------------------------------
 
 
 def test_a_superuser_unlocks_a_locked_out_user():
@@ -184,7 +158,7 @@ def test_after_the_password_a_code_or_a_recovery_code_once():
     assert with_recovery["Location"] == "/admin/"  # a next= of another site is refused
     assert first.get("/admin/").status_code == second.get("/admin/").status_code == 200
     assert used_again.status_code == 200
-    assert "코드가 맞지 않거나" in used_again.content.decode()
+    assert "1초 뒤에" in used_again.content.decode()  # the wait after a wrong code, said
     assert third.get("/admin/").status_code == 302
 
 
@@ -237,3 +211,23 @@ def test_a_recovery_code_never_counts_as_a_wrong_app_code():
 
     assert device.throttling_failure_count == 0
     assert after_app["Location"] == "/admin/"
+
+
+def test_the_wait_after_wrong_app_codes_is_said_on_the_page():
+    superuser = UserFactory(is_staff=True, is_superuser=True)
+    device = totp_device(superuser)
+    client = Client()
+    log_in(client, superuser.username)
+    verify = "/admin/second-factor/verify/"
+
+    first = client.post(verify, {"code": "000000"}, HTTP_ACCEPT_LANGUAGE="en")
+    # Three wrong codes in a row: django-otp makes the next one wait 2^(3-1) = 4 seconds.
+    TOTPDevice.objects.filter(pk=device.pk).update(
+        throttling_failure_count=3, throttling_failure_timestamp=timezone.now()
+    )
+    fourth = client.post(verify, {"code": totp_code(device)}, HTTP_ACCEPT_LANGUAGE="ko")
+
+    assert "in 1 second, type the code your app shows then" in first.content.decode()
+    # 4 seconds from the last wrong code, less the moment the request took.
+    assert 2 <= int(re.search(r"(\d+)초 뒤에", fourth.content.decode())[1]) <= 4
+    assert client.get("/admin/").status_code == 302
