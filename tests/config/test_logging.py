@@ -131,3 +131,16 @@ def test_guest_phone_numbers_and_e_mail_addresses_are_removed_and_dates_and_ids_
         assert personal not in logged
     for kept in ("2026-11-25 09:30:12", "VH-20261125-0001", "123e4567-e89b-12d3-a456-426614174000"):
         assert kept in logged
+
+
+@pytest.mark.parametrize("hostile", ["a" * 100_000, "1-" * 50_000, "a@" + "b" * 100_000, "x." * 50_000])
+def test_a_hostile_100_kb_value_in_a_message_is_logged_and_an_address_after_it_still_removed(log, hostile):
+    # Tried at every character, the e-mail pattern backtracked quadratically over such a value: a form posted
+    # back with it held a web worker for minutes while its error was logged.
+    logger, stream = log
+
+    logger.warning("bad value %s, guest kim.min@example.co.kr", hostile)
+
+    logged = records(stream)[0]["message"]
+    assert logged.startswith("bad value ")
+    assert logged.endswith(f"guest {REDACTED}")
