@@ -144,7 +144,9 @@ def table_bytes():
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT sum(pg_total_relation_size(name)) FROM unnest(%s::text[]) AS name", [call_log_tables()])
+        cursor.execute(
+            "SELECT sum(pg_total_relation_size(name))::bigint FROM unnest(%s::text[]) AS name", [call_log_tables()]
+        )
         return cursor.fetchone()[0]
 
 
