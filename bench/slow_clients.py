@@ -179,8 +179,10 @@ class SlowClients:
                 left = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"x" * 1000 + b"\r\n\r\n"
             else:
                 connection = self._tls_connection()
-                # A CSRF cookie, so that Django reads the form for its token (without one it refuses unread).
-                head = b"POST /admin/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: csrftoken=" + b"c" * 32 + b"\r\n"
+                # A CSRF cookie and a same-origin Referer (checked over https), so that Django reads the form
+                # for its token: without them it refuses unread.
+                head = b"POST /admin/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nReferer: https://127.0.0.1/admin/login/\r\n"
+                head += b"Cookie: csrftoken=" + b"c" * 32 + b"\r\n"
                 connection.sendall(
                     head + b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 20000\r\n\r\n"
                 )
