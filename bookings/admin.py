@@ -25,7 +25,7 @@ from integration.models import SalesChannel
 # The Booking e-mails screen registers itself (every user's own choice; managers see who receives).
 from . import admin_notifications  # noqa: F401
 from .admin_display import amount_text, night_rows, stay_dates
-from .models import Booking, InboundCall
+from .models import Booking, InboundCall, RefusedCall
 from .selectors import DESK_ORDERING, HISTORY_CALLS, DeskView, booking_hub_calls, bookings_for_desk, korea_day_bounds
 from .settlement.admin_compare import BookingCompareViews
 
@@ -525,3 +525,22 @@ class InboundCallAdmin(ReadOnlyAdmin):
             return call.booking_number or "-"
         url = reverse("admin:bookings_booking_change", args=[call.booking_id])
         return format_html('<a href="{}">{}</a>', url, call.booking_number)
+
+
+@admin.register(RefusedCall)
+class RefusedCallAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Calls to the vendor API refused by authentication: what they asked for and from where, never what
+    they sent. No property's: superusers alone see them (no role grants them)."""
+
+    paginator = BoundedCountPaginator
+    show_full_result_count = False
+    list_display = ["created_at", "method", "path_text", "address", "status", "code", "body_size"]
+    list_filter = [("created_at", admin.DateFieldListFilter), CallMethodFilter]
+    # The address as typed: a search inside the paths would read every row.
+    search_fields = ["address__exact"]
+    readonly_fields = ("created_at", "method", "path_text", "address", "status", "code", "body_size")
+    fields = readonly_fields
+
+    @admin.display(description=_("path"), ordering="path")
+    def path_text(self, call):
+        return decoded_path(call.path)

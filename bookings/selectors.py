@@ -14,12 +14,13 @@ from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from core.dates import KOREA, korea_today
+from core.db.sizes import table_bytes
 from integration.content.choices import RatePlanType
 from integration.models import Property, PropertyChannel, PropertyMembership, RatePlan, RatePlanDay, RoomType
 
 from . import sql
 from .errors import BAD_INPUT, NO_ROOMS, NOT_FOUND, BookingError
-from .models import Booking, InboundCall
+from .models import Booking, InboundCall, RefusedCall
 
 
 @dataclass(frozen=True)
@@ -283,6 +284,41 @@ def property_email_members(properties: Iterable[Property] | QuerySet[Property]) 
 
 
 def inbound_answers_by_code(since: datetime.datetime) -> dict[str, int]:
-    """{code: count} of the vendor API's answers since then ("" for a booking or a policy answered)."""
-    rows = InboundCall.objects.filter(created_at__gte=since).order_by()
-    return dict(rows.values_list("code").annotate(count=Count("id")).values_list("code", "count"))
+    """{code: count} of the vendor API's answers since then ("" for a booking or a policy answered), the
+    refused calls' included."""
+    counts: dict[str, int] = {}
+    for model in (InboundCall, RefusedCall):
+        rows = model.objects.filter(created_at__gte=since).order_by()
+        for code, count in rows.values_list("code").annotate(count=Count("id")).values_list("code", "count"):
+            counts[code] = counts.get(code, 0) + count
+    return counts
+
+
+def call_log_tables() -> list[str]:
+    """The database tables of the vendor API's call log: the calls, and the calls refused by authentication."""
+    return [InboundCall._meta.db_table, RefusedCall._meta.db_table]
+
+
+class CallLogGrowth(NamedTuple):
+    """What the vendor API's call log (its calls and refused calls) grew by in a span of time."""
+
+    rows: int
+    bytes: int
+
+
+def call_log_growth(since: datetime.datetime) -> CallLogGrowth:
+    """The call log's rows and bytes added since then, at the cost of a few index lookups whatever its size:
+    the rows are the ids handed out since (a rolled-back insert counts too), the bytes each table's size,
+    indexes included (core.db.sizes), times the share of its rows that are that new."""
+    rows = size = 0
+    for model in (InboundCall, RefusedCall):
+        calls = model.objects.order_by()
+        newest = calls.order_by("-pk").values_list("pk", flat=True).first()
+        first_new = calls.filter(created_at__gte=since).order_by("created_at").values_list("pk", flat=True).first()
+        oldest = calls.order_by("pk").values_list("pk", flat=True).first()
+        if newest is None or first_new is None or oldest is None:
+            continue
+        new = max(newest - first_new + 1, 0)
+        rows += new
+        size += table_bytes(model._meta.db_table) * new // (newest - oldest + 1)
+    return CallLogGrowth(rows, size)

@@ -39,7 +39,7 @@ from .errors import (
     ApiError,
     BookingError,
 )
-from .models import Booking, InboundCall, SeenWebhook
+from .models import Booking, InboundCall, RefusedCall, SeenWebhook
 from .notifications import BookingEvent, booking_notify_on_commit
 from .selectors import Sold, booking_repeated, booking_sold, checked_number, extra_charges, nightly_rates
 from .signals import booking_canceled
@@ -332,8 +332,12 @@ def _release_expired(pk: int, cutoff: datetime.datetime) -> bool:
 
 
 def inbound_calls_purge(*, now: datetime.datetime | None = None) -> int:
-    """Delete the call log's rows older than VENDOR_API_CALL_LOG_DAYS (0 keeps them). Returns how many."""
-    return purge_older_than(InboundCall.objects.all(), days=settings.VENDOR_API_CALL_LOG_DAYS, now=now)
+    """Delete the call log's rows (the refused calls' too) older than VENDOR_API_CALL_LOG_DAYS (0 keeps
+    them). Returns how many."""
+    days = settings.VENDOR_API_CALL_LOG_DAYS
+    return purge_older_than(InboundCall.objects.all(), days=days, now=now) + purge_older_than(
+        RefusedCall.objects.all(), days=days, now=now
+    )
 
 
 #: A webhook-timestamp further than this from now, either way, is refused (seconds; decision 0015).

@@ -12,11 +12,14 @@ from django.core.cache import cache
 from django.core.files.storage import FileSystemStorage, storages
 from django.db import connection
 from django.http import JsonResponse
+from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, ngettext_lazy
 from django.views.decorators.cache import never_cache
 
+from bookings.selectors import call_log_growth
 from core.background.heartbeat import BEAT, STALE_AFTER, WORKER_PREFIX, heartbeats
 from core.background.jobs import jobs_waiting
 from core.files.storage import storage_probe
@@ -150,9 +153,23 @@ def _backup(now):
     }
 
 
+def _call_log(now):
+    """The vendor API's call log: growing when it grew by more than VENDOR_API_CALL_LOG_MAX_MB_PER_DAY in
+    the last 24 hours."""
+    growth = call_log_growth(now - timedelta(hours=24))
+    limit = settings.VENDOR_API_CALL_LOG_MAX_MB_PER_DAY * 1_000_000
+    return {
+        "call_log": Part(
+            growth.bytes <= limit,
+            {"rows_last_day": growth.rows, "bytes_last_day": growth.bytes, "max_bytes_per_day": limit},
+            problem="growing",
+        )
+    }
+
+
 def system_health(*, deep):
     """{part: Part}: the services, and with deep the file storages, the worker, beat, the outbox to the
-    hub, the jobs and the nightly backup (when configured)."""
+    hub, the jobs, the call log's growth and the nightly backup (when configured)."""
     parts = {}
     for name, check in CHECKS.items():
         try:
@@ -166,7 +183,7 @@ def system_health(*, deep):
         parts |= _files()
     if deep and parts["database"].ok:
         now = timezone.now()
-        parts |= _processes(now) | _backlog(now) | _backup(now)
+        parts |= _processes(now) | _backlog(now) | _call_log(now) | _backup(now)
     return parts
 
 
@@ -334,9 +351,26 @@ def health_sentences(parts):
             ),
         )
     )
+    said.append(_call_log_sentence(parts["call_log"]))
     if "backup" in parts:
         said.append(_backup_sentence(parts["backup"]))
     return said
+
+
+def _call_log_sentence(part):
+    """(ok, sentence) of the call log's growth in the last 24 hours, against its limit."""
+    details = part.details
+    words = {
+        "size": filesizeformat(details["bytes_last_day"]),
+        "count": number_format(details["rows_last_day"], force_grouping=True),
+        "limit": filesizeformat(details["max_bytes_per_day"]),
+    }
+    if part.ok:
+        return True, _("The hub's call log grew by %(size)s in the last 24 hours (%(count)s calls).") % words
+    return False, _(
+        "The hub's call log grew by %(size)s in the last 24 hours (%(count)s calls), more than the %(limit)s "
+        "a day it may: a flood of calls? See the refused calls and the vendor API's rate limits."
+    ) % words
 
 
 def _backup_sentence(part):

@@ -4,9 +4,11 @@ when METRICS_ENABLED is off).
 
 It adds up the files every web and worker process writes (core.metrics) and reads, at scrape time, what
 the database knows: the outbox by state and kind, the age of the oldest change waiting for the hub, the
-durable jobs and the processes' heartbeats (a few indexed aggregates)."""
+durable jobs, the processes' heartbeats and the call log's growth in the last day (a few indexed
+aggregates and lookups)."""
 
 import hmac
+from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
@@ -17,6 +19,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_l
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
+from bookings.selectors import call_log_growth
 from core.background.heartbeat import heartbeats
 from core.background.jobs import jobs_waiting
 from integration.sync.selectors import outbox_backlog, outbox_counts
@@ -72,6 +75,17 @@ class DatabaseCollector:
         for name, (at, _queues) in heartbeats().items():
             beats.add_metric([name], _age(at, now))
         yield beats
+        growth = call_log_growth(now - timedelta(hours=24))
+        yield GaugeMetricFamily(
+            "vendorhub_call_log_rows_last_day",
+            "Rows the vendor API's call log gained in the last 24 hours",
+            value=growth.rows,
+        )
+        yield GaugeMetricFamily(
+            "vendorhub_call_log_bytes_last_day",
+            "Bytes the vendor API's call log grew by in the last 24 hours (its tables' share of new rows)",
+            value=growth.bytes,
+        )
 
 
 def has_metrics_token(request):

@@ -366,6 +366,9 @@ VENDOR_API_ALLOWED_IPS = env.list("VENDOR_API_ALLOWED_IPS", default=[])
 BOOKING_HOLD_MINUTES = env.int("BOOKING_HOLD_MINUTES", default=30)
 # The vendor API's call log is kept this many days (0: for ever), then deleted by a daily task.
 VENDOR_API_CALL_LOG_DAYS = env.int("VENDOR_API_CALL_LOG_DAYS", default=180)
+# The call log grows by a few megabytes a day with a hub's calls; more than this in 24 hours (a flood of
+# refused calls from many addresses) names it "growing" in the deep health check.
+VENDOR_API_CALL_LOG_MAX_MB_PER_DAY = env.int("VENDOR_API_CALL_LOG_MAX_MB_PER_DAY", default=200)
 # The history of rates and availability (each change and its cells) is kept this many days (0: for ever).
 ARI_HISTORY_DAYS = env.int("ARI_HISTORY_DAYS", default=400)
 

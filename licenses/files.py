@@ -9,10 +9,8 @@ download view or base64-encoded in a submission to the hub; neither path logs th
 """
 
 import base64
-import io
 import logging
 import re
-import warnings
 import zlib
 
 from django.conf import settings
@@ -21,11 +19,8 @@ from django.core.files.storage import FileSystemStorage
 from django.template.defaultfilters import filesizeformat
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
-from pypdf import PdfReader
-from pypdf.errors import PyPdfError
-from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject
 
-from . import imagecheck
+from . import imagecheck, pdfcheck
 from .choices import FileFormat
 
 #: OURS (decision 0016): at most 10 MiB before base64.
@@ -36,10 +31,11 @@ HEAD_BYTES = 64
 #: An image larger than this, all its frames counted, is refused before it is decoded: a scan of an A4 page
 #: at 600 dpi has 35 million.
 MAX_IMAGE_PIXELS = 50_000_000
-#: The budget of an image's decoding (licenses.imagecheck, in a child process): well within the web
-#: worker's timeout, and room for one frame of MAX_IMAGE_PIXELS in RGBA with Pillow's working copies.
-DECODE_SECONDS = 10
-DECODE_MEMORY_BYTES = 1024 * 1024 * 1024
+#: The budget of a file's check in a child process (an image's decoding, licenses.imagecheck; a PDF's
+#: parsing, licenses.pdfcheck): well within the web worker's timeout, and room for one frame of
+#: MAX_IMAGE_PIXELS in RGBA with Pillow's working copies.
+CHECK_SECONDS = 10
+CHECK_MEMORY_BYTES = 1024 * 1024 * 1024
 
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _PNG_END = b"\x00\x00\x00\x00IEND\xaeB`\x82"
@@ -59,17 +55,6 @@ _MARKUP = tuple(
         rb"<meta[\s/][^<>]{0,1000}?http-equiv",
     )
 )
-#: What a PDF may not carry (decision 0016 names the files the hub accepts: a license to look at, never a
-#: program): dictionary keys of scripts, auto-actions and attached files, and the kinds (/S) of actions that
-#: run or open something.
-_PDF_ACTIVE_KEYS = frozenset(
-    {"/JS", "/JavaScript", "/OpenAction", "/AA", "/Launch", "/EmbeddedFile", "/EmbeddedFiles", "/RichMedia"}
-)
-_PDF_ACTIVE_ACTIONS = frozenset(
-    {"/JavaScript", "/Launch", "/GoToE", "/ImportData", "/SubmitForm", "/Rendition", "/RichMediaExecute"}
-)
-#: How many objects of a PDF are looked at, at most (a license has a few hundred); more is refused.
-_PDF_MAX_OBJECTS = 100_000
 #: The name Pillow gives each image format.
 _PILLOW_FORMATS = {FileFormat.JPEG: "JPEG", FileFormat.PNG: "PNG", FileFormat.GIF: "GIF", FileFormat.WEBP: "WEBP"}
 
@@ -137,36 +122,43 @@ def _ends_where_the_format_ends(data, file_format):
 
 
 def _parses_as(data, file_format):
-    """Whether the format's parser opens and reads the whole file as that format."""
+    """Whether the format's parser opens and reads the whole file as that format (in a child process within
+    CHECK_SECONDS and CHECK_MEMORY_BYTES); ValidationError when it cannot within them, and for a PDF
+    carrying active content or an image with too many pixels."""
     if file_format == FileFormat.PDF:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                reader = PdfReader(io.BytesIO(data))
-                # Every page read (pypdf reads objects when asked): a header followed by anything else has none.
-                if not (len(reader.pages) > 0 and all(page.mediabox.width > 0 for page in reader.pages)):
-                    return False
-                active = _pdf_active_content(reader)
-        except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
-            logger.info("an uploaded PDF did not open: %s", type(error).__name__)
-            return False
-        if active:
-            raise ValidationError(
-                _(
-                    "This PDF carries a script, an automatic action, an attached file or a link that runs "
-                    "something. Print the license to a plain PDF, or scan it, and upload that file."
-                ),
-                code="pdf_active_content",
-            )
-        return True
+        return _pdf_check(data)
     return _image_check(data, _PILLOW_FORMATS[file_format])
 
 
+def _pdf_check(data):
+    """Parse a PDF with pypdf in a child process (licenses.pdfcheck); whether it is a PDF; ValidationError
+    when it carries active content or cannot be parsed within the budget."""
+    status = pdfcheck.check_within_budget(data, CHECK_SECONDS, CHECK_MEMORY_BYTES)
+    if status == pdfcheck.ACTIVE_CONTENT:
+        raise ValidationError(
+            _(
+                "This PDF carries a script, an automatic action, an attached file or a link that runs "
+                "something. Print the license to a plain PDF, or scan it, and upload that file."
+            ),
+            code="pdf_active_content",
+        )
+    if status is None:
+        logger.warning("an uploaded PDF was not parsed within %s s and %s bytes", CHECK_SECONDS, CHECK_MEMORY_BYTES)
+        raise ValidationError(
+            _(
+                "This PDF could not be checked within our time and memory limits. Print the license to a "
+                "plain PDF, or scan it, and upload that file."
+            ),
+            code="pdf_budget",
+        )
+    return status == pdfcheck.OK
+
+
 def _image_check(data, pillow_format):
-    """Decode an image in a child process (forked) within DECODE_SECONDS and DECODE_MEMORY_BYTES (licenses.imagecheck);
+    """Decode an image in a child process (forked) within CHECK_SECONDS and CHECK_MEMORY_BYTES (licenses.imagecheck);
     whether it is an image of pillow_format; ValidationError when it has too many pixels or cannot be
     decoded within that budget."""
-    status = imagecheck.check_within_budget(data, pillow_format, MAX_IMAGE_PIXELS, DECODE_SECONDS, DECODE_MEMORY_BYTES)
+    status = imagecheck.check_within_budget(data, pillow_format, MAX_IMAGE_PIXELS, CHECK_SECONDS, CHECK_MEMORY_BYTES)
     if status == imagecheck.TOO_MANY_PIXELS:
         raise ValidationError(
             _(
@@ -177,9 +169,7 @@ def _image_check(data, pillow_format):
             params={"limit": MAX_IMAGE_PIXELS // 1_000_000},
         )
     if status is None:
-        logger.warning(
-            "an uploaded image was not decoded within %s s and %s bytes", DECODE_SECONDS, DECODE_MEMORY_BYTES
-        )
+        logger.warning("an uploaded image was not decoded within %s s and %s bytes", CHECK_SECONDS, CHECK_MEMORY_BYTES)
         raise ValidationError(
             _(
                 "This image could not be checked within our time and memory limits. Save or scan the license "
@@ -188,39 +178,6 @@ def _image_check(data, pillow_format):
             code="decode_budget",
         )
     return status == imagecheck.OK
-
-
-def _pdf_active_content(reader):
-    """Whether a PDF carries a script, an auto-action, an attached file or an action that runs or opens
-    something (a `javascript:` link too), anywhere among the objects its trailer reaches."""
-    pending, seen = [reader.trailer], set()
-    while pending:
-        item = pending.pop()
-        if isinstance(item, IndirectObject):
-            key = (item.idnum, item.generation)
-            if key in seen:
-                continue
-            seen.add(key)
-            if len(seen) > _PDF_MAX_OBJECTS:
-                return True
-            item = item.get_object()
-        if isinstance(item, DictionaryObject):
-            if _PDF_ACTIVE_KEYS.intersection(item.keys()) or item.get("/S") in _PDF_ACTIVE_ACTIONS:
-                return True
-            uri = item.get("/URI")
-            if uri is not None and b"javascript" in _uri_bytes(uri):
-                return True
-            pending.extend(item.values())
-        elif isinstance(item, ArrayObject):
-            pending.extend(item)
-    return False
-
-
-def _uri_bytes(uri):
-    # A URI is a PDF string (text or bytes); browsers ignore white space and case in the scheme.
-    value = uri.get_object()
-    raw = value.encode("latin-1", "replace") if isinstance(value, str) else bytes(value)
-    return re.sub(rb"[\x00-\x20]", b"", raw).lower()
 
 
 def sniff_format(head):

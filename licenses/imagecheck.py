@@ -1,16 +1,14 @@
-"""The decoding of an uploaded image in a forked child process, so that a file that would take too long or
-too much memory costs a refused upload, never a web worker: the child caps its memory and its time, decodes,
-and answers with its exit status (it touches nothing the parent holds: no database, no files)."""
+"""The decoding of an uploaded image, run in a forked child process within a time and memory budget
+(licenses.budget)."""
 
 import io
-import os
-import resource
-import signal
 
 from PIL import Image, ImageMode, ImageSequence
 
+from .budget import OUT_OF_MEMORY, exit_status_within_budget
+
 #: Exit statuses, read by licenses.files.
-OK, NOT_THE_FORMAT, TOO_MANY_PIXELS, OUT_OF_MEMORY = 0, 3, 4, 5
+OK, NOT_THE_FORMAT, TOO_MANY_PIXELS = 0, 3, 4
 
 
 def _decoded_bytes(image: Image.Image) -> int:
@@ -48,20 +46,7 @@ def check(data: bytes, pillow_format: str, max_pixels: int, max_bytes: int) -> i
 
 def check_within_budget(data, pillow_format, max_pixels, seconds, max_bytes):
     """The status of check() run in a child process given seconds and max_bytes more memory than this
-    process holds; None when the child ran out of either (it is killed by its alarm or ends on a
-    MemoryError)."""
-    pid = os.fork()
-    if pid == 0:  # the child: never returns
-        status = OUT_OF_MEMORY
-        try:
-            signal.signal(signal.SIGALRM, signal.SIG_DFL)
-            signal.setitimer(signal.ITIMER_REAL, seconds)
-            with open("/proc/self/statm") as statm:
-                held = int(statm.read().split()[0]) * resource.getpagesize()
-            resource.setrlimit(resource.RLIMIT_AS, (held + max_bytes, resource.RLIM_INFINITY))
-            status = check(data, pillow_format, max_pixels, max_bytes)
-        finally:
-            os._exit(status)
-    _, wait_status = os.waitpid(pid, 0)
-    status = os.waitstatus_to_exitcode(wait_status)
-    return status if status in (OK, NOT_THE_FORMAT, TOO_MANY_PIXELS) else None
+    process holds; None when the child ran out of either."""
+    return exit_status_within_budget(
+        lambda: check(data, pillow_format, max_pixels, max_bytes), seconds=seconds, max_bytes=max_bytes
+    )

@@ -1,7 +1,8 @@
 """The vendor API's views: one per operation, each authenticating the hub, validating its input and
 calling one service. Every call is logged (InboundCall) without tokens or signatures; a call refused
-by authentication or by the refused calls' rate limit only by its method, path, address, answer and
-declared size, its body never read (a flood of them costs a few hundred bytes a call)."""
+by authentication only by its method, path, address, answer and declared size (RefusedCall), its body never
+read (a flood of them from many addresses costs about 150 bytes a call); one the refused calls' rate limit
+turns away is a log line and a metric, no row."""
 
 import json
 import logging
@@ -24,7 +25,7 @@ from core.client_address import client_address
 from core.metrics import vendor_api_call_observed
 
 from .. import selectors, services
-from ..models import Booking, InboundCall
+from ..models import Booking, InboundCall, RefusedCall
 from .answers import booking_answer
 from .authentication import BodyTooLarge, HubSignatureAuthentication, check_body_size
 from .errors import answer_code, exception_handler
@@ -183,19 +184,26 @@ def _log_call(
     )
     if turned_away:
         return
-    # A refused call keeps nothing its sender chose but the path: its body is never read.
-    body = "" if refused else _logged_body(request)
-    headers = {} if refused else _logged_headers(request)
+    if refused:
+        # A refused call keeps nothing its sender chose but the path: its body is never read.
+        RefusedCall.objects.create(
+            method=_storable(request.method or "", 10),
+            path=_storable(request.get_full_path(), 500),
+            address=_storable(address, 64),
+            status=response.status_code,
+            code=code,
+            body_size=_declared_size(request),
+        )
+        return
     InboundCall.objects.create(
         method=_storable(request.method or "", 10),
         path=_storable(request.get_full_path(), 500),
-        request_headers=headers,
-        request_body=_storable(body),
+        request_headers=_logged_headers(request),
+        request_body=_storable(_logged_body(request)),
         body_size=_declared_size(request),
         address=_storable(address, 64),
         status=response.status_code,
-        # A refusal's answer is its code.
-        response_body="" if refused else _storable(json.dumps(response.data, ensure_ascii=False)),
+        response_body=_storable(json.dumps(response.data, ensure_ascii=False)),
         duration_ms=duration_ms,
         code=code,
         request_id=getattr(request, "request_id", ""),

@@ -28,7 +28,7 @@ from django.urls.exceptions import Resolver404
 from django.utils import timezone
 from django_otp.plugins.otp_static.models import StaticDevice
 
-from bookings.models import Booking, NotificationPreference
+from bookings.models import Booking, NotificationPreference, RefusedCall
 from bookings.settlement.choices import Category
 from core.dates import korea_today
 from inbox.choices import EventKind
@@ -430,6 +430,7 @@ def _the_demo_at_work(demo, superuser):
     NotificationPreference.objects.create(user=superuser, language="en")
     StaticDevice.objects.create(user=superuser, name="backup codes")
     LogEntry.objects.log_actions(superuser.pk, [demo], ADDITION)
+    RefusedCall.objects.create(method="POST", path="/bookings", address="203.0.113.9", status=403, code="2000")
 
 
 def crawled(*roles):

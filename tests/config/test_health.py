@@ -1,5 +1,6 @@
 """/healthz: liveness for the load balancer (the database decides; the cache and broker are reported), and
-with ?deep=1 every part an operator watches (services, worker, beat, the outbox, the jobs); the dashboard
+with ?deep=1 every part an operator watches (services, worker, beat, the outbox, the jobs, the call log's
+growth); the dashboard
 says the same in words to superusers."""
 
 from datetime import timedelta
@@ -10,6 +11,7 @@ from django.conf import settings
 from django.db import OperationalError, connection
 from django.utils import timezone, translation
 
+from bookings.models import RefusedCall
 from config import health
 from config.celery import app as celery_app
 from core.background.heartbeat import BEAT, STALE_AFTER, WORKER_PREFIX, HeartbeatScheduler, heartbeat
@@ -103,9 +105,44 @@ def test_deep_is_200_with_a_worker_and_beat_alive_and_nothing_waiting(client, al
     assert response.status_code == 200, response.json()
     body = response.json()
     assert body["checks"] == dict.fromkeys(
-        ("database", "cache", "broker", "files", "worker", "beat", "outbox", "jobs"), "ok"
+        ("database", "cache", "broker", "files", "worker", "beat", "outbox", "jobs", "call_log"), "ok"
     )
     assert list(body["details"]["worker"]["alive"]) == ["celery@web-1"]
+
+
+def _refused_calls(count, *, hours_ago=0):
+    """count refused calls in the call log, received that many hours ago."""
+    calls = RefusedCall.objects.bulk_create(
+        RefusedCall(method="POST", path="/bookings", address="10.0.0.1", status=403, code="2000") for _ in range(count)
+    )
+    RefusedCall.objects.filter(pk__in=[call.pk for call in calls]).update(
+        created_at=timezone.now() - timedelta(hours=hours_ago)
+    )
+
+
+def test_deep_names_the_call_log_growing_beyond_its_daily_limit(client, alive, settings, admin_user):
+    _refused_calls(50, hours_ago=30)  # older than a day: not counted
+    _refused_calls(200)
+    settings.VENDOR_API_CALL_LOG_MAX_MB_PER_DAY = 1
+
+    calm = client.get("/healthz?deep=1", headers=SCRAPER).json()
+    assert calm["checks"]["call_log"] == "ok"
+    assert calm["details"]["call_log"]["rows_last_day"] == 200
+    assert 0 < calm["details"]["call_log"]["bytes_last_day"] < 1_000_000
+    settings.VENDOR_API_CALL_LOG_MAX_MB_PER_DAY = 0
+
+    flooded = client.get("/healthz?deep=1", headers=SCRAPER)
+
+    assert (flooded.status_code, flooded.json()["down"], flooded.json()["checks"]["call_log"]) == (
+        503,
+        ["call_log"],
+        "growing",
+    )
+    client.force_login(admin_user)
+    page = client.get("/admin/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "The hub&#x27;s call log grew by" in page
+    assert "(200 calls), more than the 0\xa0bytes a day it may" in page
+    assert "허브 호출 기록이 최근 24시간 동안" in client.get("/admin/", HTTP_ACCEPT_LANGUAGE="ko").content.decode()
 
 
 @pytest.mark.parametrize("process", ["worker", "beat"])

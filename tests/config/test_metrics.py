@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
+from bookings.models import InboundCall, RefusedCall
 from bookings.notifications import SEND_TASK
 from bookings.tasks import booking_email_send_task
 from core.models import Heartbeat, Job
@@ -123,6 +124,17 @@ def test_the_backlog_is_read_from_the_database_at_scrape_time(client, scraping):
     assert found['vendorhub_jobs{state="failed"}'] == 1
     assert 3 * 60 <= found["vendorhub_jobs_oldest_waiting_seconds"] < 4 * 60
     assert 20 <= found['vendorhub_heartbeat_age_seconds{process="worker:worker@host"}'] < 30
+
+
+def test_the_call_log_s_growth_in_the_last_day_is_read_at_scrape_time(client, scraping):
+    calls = RefusedCall.objects.bulk_create(RefusedCall(method="GET", path="/", status=403) for _ in range(3))
+    RefusedCall.objects.filter(pk=calls[0].pk).update(created_at=timezone.now() - timedelta(days=2))
+    InboundCall.objects.create(method="GET", path="/bookings/VH1", status=404, duration_ms=2, code="4004")
+
+    found = samples(scrape(client))
+
+    assert found["vendorhub_call_log_rows_last_day"] == 3  # two refused calls and the hub's call
+    assert found["vendorhub_call_log_bytes_last_day"] > 0
 
 
 def test_nothing_is_recorded_when_off(settings, monkeypatch):

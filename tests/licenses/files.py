@@ -126,3 +126,86 @@ def pdf_with(catalog_extra=b"", page_extra=b"", objects=()):
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(bodies) + 1)
     out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
     return out + b"trailer << /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(bodies) + 1, xref)
+
+
+def _xref_stream_pdf(objects, streamed):
+    """A PDF 1.5 of the numbered objects (a dict: number to body) and a cross-reference stream; streamed
+    maps an object number to (the number of the object stream holding it, its index there)."""
+    out, offsets = b"%PDF-1.5\n", {}
+    for number, body in objects.items():
+        offsets[number] = len(out)
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    size = max([*objects, *streamed]) + 2
+    rows = [struct.pack(">BIH", 0, 0, 65535)]
+    for number in range(1, size - 1):
+        if number in offsets:
+            rows.append(struct.pack(">BIH", 1, offsets[number], 0))
+        else:
+            rows.append(struct.pack(">BIH", 2, *streamed.get(number, (0, 0))))
+    rows.append(struct.pack(">BIH", 1, len(out), 0))
+    table = zlib.compress(b"".join(rows))
+    xref = len(out)
+    out += b"%d 0 obj\n<< /Type /XRef /Size %d /W [1 4 2] /Root 1 0 R /Length %d /Filter /FlateDecode >>\n" % (
+        size - 1,
+        size,
+        len(table),
+    )
+    return out + b"stream\n" + table + b"\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n" % xref
+
+
+_ONE_PAGE = {
+    1: b"<< /Type /Catalog /Pages 2 0 R /Extra 5 0 R >>",
+    2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>",
+}
+
+
+def _object_stream(number, members, padding=0):
+    """Object number: an object stream of members ((number, body) pairs), its decoded data padded with
+    padding MiB of spaces (compressed a thousandfold)."""
+    header, offset, bodies = b"", 0, b""
+    for member, body in members:
+        header += b"%d %d " % (member, offset)
+        bodies += body + b" "
+        offset += len(body) + 1
+    compressor = zlib.compressobj(1)
+    data = compressor.compress(header + b"\n" + bodies)
+    data += b"".join(compressor.compress(b" " * 2**20) for _ in range(padding)) + compressor.flush()
+    return number, b"<< /Type /ObjStm /N %d /First %d /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream" % (
+        len(members),
+        len(header) + 1,
+        len(data),
+        data,
+    )
+
+
+def pdf_of_object_stream_bombs(count, mebibytes):
+    """A one-page PDF whose catalog leads through count object streams, each decoding to about mebibytes
+    MiB (a few hundred KB each in the file): pypdf keeps each decoded stream."""
+    objects, streamed = dict(_ONE_PAGE), {}
+    for index in range(count):
+        member = 5 + 2 * index
+        following = b"[%d 0 R]" % (member + 2) if index < count - 1 else b"[]"
+        number, body = _object_stream(member - 1, [(member, following)], mebibytes)
+        objects[number] = body
+        streamed[member] = (number, 0)
+    return _xref_stream_pdf(objects, streamed)
+
+
+def pdf_of_streamed_objects(count):
+    """A one-page PDF whose catalog leads through a chain of count objects in one object stream."""
+    members = [(5 + index, b"[%d 0 R]" % (6 + index)) for index in range(count)]
+    number, body = _object_stream(4, members)
+    return _xref_stream_pdf(
+        {**_ONE_PAGE, number: body}, {member: (4, index) for index, (member, _) in enumerate(members)}
+    )
+
+
+def pdf_of_nested_arrays(depth):
+    """A one-page PDF with an object of depth nested arrays."""
+    return pdf_with(page_extra=b"/Extra 4 0 R", objects=[b"[" * depth + b"]" * depth])
+
+
+def pdf_of_page_cycle():
+    """A PDF whose page tree holds itself among its kids."""
+    return pdf_with().replace(b"/Kids [3 0 R]", b"/Kids [3 0 R 2 0 R]")

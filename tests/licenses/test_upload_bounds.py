@@ -1,8 +1,9 @@
 """Uploads checked within bounds (issue 38, item 5): every frame's pixels count against the limit, an
-image is decoded within a time and memory budget (in a child process, so a file that cannot be checked is
-a form error, never a dead worker), PDFs carrying scripts or actions are refused, and so is markup a
-browser would run; ordinary images and PDFs still pass."""
+image is decoded and a PDF parsed within a time and memory budget (in a child process, so a file that
+cannot be checked is a form error, never a dead worker), PDFs carrying scripts or actions are refused, and
+so is markup a browser would run; ordinary images and PDFs still pass."""
 
+import resource
 import time
 
 import pytest
@@ -16,7 +17,21 @@ from licenses.files import license_content_check, license_file_check
 from licenses.models import LicenseRequest
 from tests.factories import PropertyFactory, member
 
-from .files import ANIMATED_GIF, GIF, JPEG, WEBP, animated_gif, large_png, pdf_bytes, pdf_with, png_bytes
+from .files import (
+    ANIMATED_GIF,
+    GIF,
+    JPEG,
+    WEBP,
+    animated_gif,
+    large_png,
+    pdf_bytes,
+    pdf_of_nested_arrays,
+    pdf_of_object_stream_bombs,
+    pdf_of_page_cycle,
+    pdf_of_streamed_objects,
+    pdf_with,
+    png_bytes,
+)
 
 
 def _refusal(content, name="license.bin"):
@@ -74,13 +89,13 @@ def _large_png():
 
 
 def test_a_decoding_that_does_not_finish_in_time_is_a_form_error(monkeypatch):
-    monkeypatch.setattr(files, "DECODE_SECONDS", 0.005)
+    monkeypatch.setattr(files, "CHECK_SECONDS", 0.005)
 
     assert _refusal(_large_png()) == "decode_budget"
 
 
 def test_a_decoding_that_needs_more_memory_than_the_budget_is_a_form_error(monkeypatch):
-    monkeypatch.setattr(files, "DECODE_MEMORY_BYTES", 64 * 1024 * 1024)
+    monkeypatch.setattr(files, "CHECK_MEMORY_BYTES", 64 * 1024 * 1024)
 
     assert _refusal(_large_png()) == "decode_budget"
     assert license_file_check(SimpleUploadedFile("a.png", png_bytes())) == "png"
@@ -89,6 +104,40 @@ def test_a_decoding_that_needs_more_memory_than_the_budget_is_a_form_error(monke
 @pytest.mark.parametrize("name", ACTIVE_PDFS)
 def test_a_pdf_carrying_a_script_or_an_action_is_refused(name):
     assert _refusal(ACTIVE_PDFS[name]) == "pdf_active_content"
+
+
+def test_a_pdf_whose_object_streams_decode_beyond_the_memory_budget_is_a_form_error(monkeypatch):
+    monkeypatch.setattr(files, "CHECK_MEMORY_BYTES", 128 * 1024 * 1024)
+    bomb = pdf_of_object_stream_bombs(3, 70)  # 210 MiB decoded from 1 MB
+    held = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+    assert _refusal(bomb) == "pdf_budget"
+    # Decoded in the child: this process never held the decoded streams.
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - held < 100 * 1024
+    assert license_file_check(SimpleUploadedFile("a.pdf", pdf_of_object_stream_bombs(1, 1))) == "pdf"
+
+
+def test_a_pdf_that_is_not_parsed_in_time_is_a_form_error(monkeypatch):
+    many = pdf_of_streamed_objects(20_000)
+    assert license_file_check(SimpleUploadedFile("a.pdf", many)) == "pdf"
+    monkeypatch.setattr(files, "CHECK_SECONDS", 0.005)
+
+    assert _refusal(many) == "pdf_budget"
+
+
+@pytest.mark.parametrize("content", [pdf_of_nested_arrays(100_000), pdf_of_page_cycle()], ids=["nesting", "cycle"])
+def test_a_pdf_nested_too_deep_or_whose_pages_hold_themselves_is_refused(content):
+    assert _refusal(content) == "polyglot"
+
+
+def test_the_pdf_budget_form_error_in_korean(monkeypatch):
+    monkeypatch.setattr(files, "CHECK_SECONDS", 0.005)
+    with translation.override("ko"):
+        with pytest.raises(ValidationError) as refused:
+            license_file_check(SimpleUploadedFile("a.pdf", pdf_of_streamed_objects(20_000)))
+        messages = " ".join(refused.value.messages)
+
+    assert "이 PDF는 시간과 메모리" in messages
 
 
 @pytest.mark.parametrize("name", MARKUP)
@@ -145,7 +194,7 @@ def test_the_upload_form_says_why_in_the_users_language(client, content, languag
 
 
 def test_the_budget_form_error_in_korean(monkeypatch):
-    monkeypatch.setattr(files, "DECODE_SECONDS", 0.005)
+    monkeypatch.setattr(files, "CHECK_SECONDS", 0.005)
     with translation.override("ko"):
         with pytest.raises(ValidationError) as refused:
             license_file_check(SimpleUploadedFile("a.png", _large_png()))
@@ -157,7 +206,7 @@ def test_the_budget_form_error_in_korean(monkeypatch):
 def test_the_memory_budget_holds_in_a_worker_whose_heap_holds_free_memory(monkeypatch):
     # A long-lived worker's heap keeps memory it freed; a forked child reuses it unseen by its memory limit,
     # so the decoded size is counted before decoding.
-    monkeypatch.setattr(files, "DECODE_MEMORY_BYTES", 64 * 1024 * 1024)
+    monkeypatch.setattr(files, "CHECK_MEMORY_BYTES", 64 * 1024 * 1024)
     raised_threshold = bytearray(20 * 1024 * 1024)
     del raised_threshold
     freed = [bytearray(15 * 1024 * 1024) for _ in range(15)]

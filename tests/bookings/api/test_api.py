@@ -12,7 +12,7 @@ from rest_framework.exceptions import APIException
 
 from bookings import services
 from bookings.errors import ERROR_TABLE
-from bookings.models import Booking, InboundCall
+from bookings.models import Booking, InboundCall, RefusedCall
 from integration.models import AriDirtyRange, RatePlanDay, RoomTypeDay
 from tests.integration.ari.factories import day
 
@@ -436,10 +436,13 @@ def test_the_call_log_keeps_its_days_then_the_daily_task_deletes_older_calls(hub
     old, recent = InboundCall.objects.order_by("pk")
     InboundCall.objects.filter(pk=old.pk).update(created_at=timezone.now() - datetime.timedelta(days=181))
     InboundCall.objects.filter(pk=recent.pk).update(created_at=timezone.now() - datetime.timedelta(days=179))
+    refused_old, refused_recent = (RefusedCall.objects.create(method="GET", path="/", status=403) for _ in range(2))
+    RefusedCall.objects.filter(pk=refused_old.pk).update(created_at=timezone.now() - datetime.timedelta(days=181))
 
     inbound_calls_purge_task()
 
     assert list(InboundCall.objects.values_list("pk", flat=True)) == [recent.pk]
+    assert list(RefusedCall.objects.values_list("pk", flat=True)) == [refused_recent.pk]
     assert Booking.objects.get().status == "confirmed"  # the booking outlives its calls
     assert "bookings.tasks.inbound_calls_purge_task" in {
         entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()

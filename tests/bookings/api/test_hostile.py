@@ -21,7 +21,7 @@ from bookings import services
 from bookings.api.limits import MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_NIGHTS
 from bookings.api.parsers import HubJSONParser
 from bookings.errors import ERROR_TABLE
-from bookings.models import Booking, InboundCall
+from bookings.models import Booking, InboundCall, RefusedCall
 from core.dates import KOREA, korea_today
 from tests.integration.ari.factories import day
 
@@ -59,7 +59,9 @@ def assert_answer(response, code):
     """The contract's status and exact body (not 1000 or 9999: not the unexpected-error path), and logged."""
     status, message = ERRORS[code]
     assert (response.status_code, response.json()) == (status, {"code": code, "error": message})
-    assert InboundCall.objects.order_by("-pk").values_list("status", flat=True).first() == status
+    # A call refused by authentication (2000) is logged as a refused call.
+    log = RefusedCall if code == "2000" else InboundCall
+    assert log.objects.order_by("-pk").values_list("status", flat=True).first() == status
 
 
 def refused(world, call, code="3000"):
@@ -302,9 +304,13 @@ def test_a_body_over_the_limit_is_refused_unread(world, monkeypatch, endpoint, c
     assert (status, answer) == (ERRORS[code][0], {"code": code, "error": ERRORS[code][1]})
     assert taken == 0
     assert world.snapshot() == before
-    logged = InboundCall.objects.order_by("-pk").values_list("request_body", flat=True).first()
-    # A call refused by authentication is logged without its body; a signed one says why it was not read.
-    assert logged == "" if code == "2000" else logged.startswith("(not read")
+    # A call refused by authentication is logged as a refused call (no body); a signed one says why its
+    # body was not read.
+    if code == "2000":
+        assert RefusedCall.objects.order_by("-pk").values_list("status", flat=True).first() == 403
+    else:
+        logged = InboundCall.objects.order_by("-pk").values_list("request_body", flat=True).first()
+        assert logged.startswith("(not read")
 
 
 @pytest.mark.parametrize("endpoint", ["create", "modify"])

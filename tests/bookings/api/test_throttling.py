@@ -1,9 +1,9 @@
 """What a call the vendor API refuses costs us, and the API's rate limits: a refused call is logged by its
-method, path, address, answer and declared size alone, its body never read; the headers of any call are
+method, path, address, answer and declared size alone (a RefusedCall: no headers, no body, the body never
+read), under 2 MB for 10,000 from as many addresses on PostgreSQL; the headers of any call are
 stored up to a cap; an address refused too often, or calling too often, is answered 429 in the contract's
 error shape."""
 
-import json
 import secrets
 
 import pytest
@@ -11,7 +11,8 @@ from django.test import RequestFactory
 
 from bookings.api.throttling import VendorApiThrottle
 from bookings.api.views import MAX_LOGGED_HEADERS, BookingCreateView
-from bookings.models import InboundCall
+from bookings.models import InboundCall, RefusedCall
+from bookings.selectors import call_log_tables
 
 from ..factories import create_body, sellable
 
@@ -29,10 +30,9 @@ def hostile_headers():
 
 
 def stored_bytes(call):
-    """The bytes a call log row holds in its variable-size columns (what grows with what a caller sends)."""
-    texts = [call.method, call.path, call.request_body, call.response_body, call.code, call.request_id]
-    texts += [call.address, call.booking_number, json.dumps(call.request_headers, ensure_ascii=False)]
-    return sum(len(text.encode()) for text in texts)
+    """The bytes a refused call's row holds in its variable-size columns (what could grow with what a caller
+    sends)."""
+    return sum(len(text.encode()) for text in (call.method, call.path, call.code, call.address))
 
 
 @pytest.fixture
@@ -57,7 +57,8 @@ def test_a_refused_call_is_logged_without_headers_or_body_and_its_body_is_never_
     request._stream = Unreadable()
     response = BookingCreateView.as_view()(request)
     assert response.status_code == 403
-    call = InboundCall.objects.get()
+    assert not InboundCall.objects.exists()
+    call = RefusedCall.objects.get()
     assert (call.method, call.path, call.address, call.status, call.code, call.body_size) == (
         "POST",
         "/bookings",
@@ -66,7 +67,17 @@ def test_a_refused_call_is_logged_without_headers_or_body_and_its_body_is_never_
         "2000",
         len(BODY),
     )
-    assert (call.request_headers, call.request_body, call.response_body) == ({}, "", "")
+    # Nothing else is stored: no column for the headers, the body or the answer.
+    assert {field.name for field in RefusedCall._meta.concrete_fields} == {
+        "id",
+        "created_at",
+        "method",
+        "path",
+        "address",
+        "status",
+        "code",
+        "body_size",
+    }
 
 
 def test_a_flood_of_refused_calls_costs_under_two_megabytes_for_ten_thousand(client, capsys):
@@ -74,11 +85,11 @@ def test_a_flood_of_refused_calls_costs_under_two_megabytes_for_ten_thousand(cli
     for _ in range(calls):
         response = client.post("/bookings", BODY, content_type="application/json", **hostile_headers())
         assert response.status_code in (403, 429)
-    per_call = max(stored_bytes(call) for call in InboundCall.objects.all())
+    per_call = max(stored_bytes(call) for call in RefusedCall.objects.all())
     with capsys.disabled():
         print(f"\nrefused call: {per_call} bytes stored a call, {per_call * FLOOD / 1e6:.2f} MB for {FLOOD:,}")
-    assert InboundCall.objects.count() == 30  # the rest turned away by the refused calls' limit, unstored
-    assert per_call * FLOOD < FLOOD_BUDGET / 2  # half the budget left for the rows' own overhead and indexes
+    assert RefusedCall.objects.count() == 30  # the rest turned away by the refused calls' limit, unstored
+    assert per_call * FLOOD < FLOOD_BUDGET / 4  # the rest of the budget for the rows' own overhead and indexes
 
 
 def test_the_headers_of_a_signed_call_are_capped_as_a_whole(hub_client):
@@ -98,7 +109,8 @@ def test_an_address_refused_too_often_is_turned_away_unread_in_the_contract_shap
     assert response.status_code == 429
     assert response.json() == {"code": "1000", "error": "An error occurred during system processing"}
     assert 1 <= int(response["Retry-After"]) <= 60
-    assert InboundCall.objects.count() == 3  # turned away: counted by the metrics, no row
+    assert RefusedCall.objects.count() == 3  # turned away: counted by the metrics, no row
+    assert not InboundCall.objects.exists()
     # Another address is not held back.
     other = hub_client.get("/bookings/VH1", REMOTE_ADDR="10.0.0.9")
     assert other.status_code == 404
@@ -128,11 +140,13 @@ def test_the_rate_limits_count_in_the_shared_cache_per_client_address(settings, 
 
 
 def table_bytes():
-    """The call log's size on PostgreSQL: rows, TOAST and every index."""
+    """The call log's size on PostgreSQL: its tables' rows, TOAST and every index."""
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_total_relation_size(%s)", [InboundCall._meta.db_table])
+        cursor.execute(
+            "SELECT sum(pg_total_relation_size(name))::bigint FROM unnest(%s::text[]) AS name", [call_log_tables()]
+        )
         return cursor.fetchone()[0]
 
 
@@ -154,9 +168,9 @@ def test_on_postgresql_a_flood_of_refused_calls_from_one_address_grows_the_call_
 
 @pytest.mark.postgres
 def test_on_postgresql_a_refused_call_from_many_addresses_costs_a_row_without_what_its_sender_sent(client, capsys):
-    """Each address under the refused calls' limit: every call is a row, of a few hundred bytes with its
-    indexes whatever the caller sent."""
-    calls = 500
+    """Each address under the refused calls' limit: every call is a row, of about 150 bytes with its
+    indexes whatever the caller sent (the goal: 10,000 under 2 MB; bench/call_log_flood.py sends them)."""
+    calls = 1_000
     before = table_bytes()
     for index in range(calls):
         address = f"10.1.{index // 250}.{index % 250}"
@@ -167,4 +181,4 @@ def test_on_postgresql_a_refused_call_from_many_addresses_costs_a_row_without_wh
     per_call = (table_bytes() - before) / calls
     with capsys.disabled():
         print(f"\ncall log on PostgreSQL, many addresses: {per_call:.0f} bytes a refused call")
-    assert per_call < 500
+    assert per_call * FLOOD < FLOOD_BUDGET
