@@ -1,7 +1,7 @@
 """The apps below the inbox send signals in the transaction of what happened; these record the events
 in that same transaction (those apps never import the inbox)."""
 
-from bookings.signals import booking_canceled
+from bookings.signals import booking_canceled, booking_received
 from integration.channels.signals import channel_opened
 from integration.drift.signals import drift_found
 from integration.sync.signals import sync_failed
@@ -9,6 +9,7 @@ from licenses.choices import ReviewStatus
 from licenses.signals import license_reviewed
 
 from .choices import EventKind
+from .models import Event
 from .services import event_record
 
 
@@ -57,6 +58,24 @@ def _booking_canceled(sender, booking, **kwargs):
     )
 
 
+def _booking_received(sender, booking, **kwargs):
+    # A new booking is news once (the worker may run its job again), flagged when the hub made it without
+    # a rate plan of ours.
+    kinds = [EventKind.BOOKING_CREATED]
+    if booking.rate_plan_id is None:
+        kinds.append(EventKind.BOOKING_UNMAPPED)
+    recorded = set(Event.objects.filter(kind__in=kinds, object_id=booking.pk).values_list("kind", flat=True))
+    for kind in kinds:
+        if kind not in recorded:
+            event_record(
+                property_id=booking.property_id,
+                kind=kind,
+                object_id=booking.pk,
+                subject=booking.vendor_booking_number,
+                detail=booking.guest_name,
+            )
+
+
 def connect():
     """Connect every receiver (InboxConfig.ready)."""
     license_reviewed.connect(_license_reviewed, dispatch_uid="inbox.license_reviewed")
@@ -64,3 +83,4 @@ def connect():
     sync_failed.connect(_sync_failed, dispatch_uid="inbox.sync_failed")
     drift_found.connect(_drift_found, dispatch_uid="inbox.drift_found")
     booking_canceled.connect(_booking_canceled, dispatch_uid="inbox.booking_canceled")
+    booking_received.connect(_booking_received, dispatch_uid="inbox.booking_received")
