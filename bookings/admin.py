@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 
 from core.admin.log_display import decoded_path, pretty_json
 from core.admin.mixins import ReadOnlyAdminMixin
@@ -420,11 +420,10 @@ class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
                 marked += 1
         if marked:
             label = Booking.Desk(status).label
-            self.message_user(
-                request,
-                _("%(count)d booking(s) marked “%(status)s”.") % {"count": marked, "status": label},
-                messages.SUCCESS,
+            message = ngettext(
+                "%(count)d booking marked “%(status)s”.", "%(count)d bookings marked “%(status)s”.", marked
             )
+            self.message_user(request, message % {"count": marked, "status": label}, messages.SUCCESS)
         for reason in dict.fromkeys(refused):
             self.message_user(request, str(reason), messages.ERROR)
 

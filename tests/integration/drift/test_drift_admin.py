@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from integration.drift.choices import DriftCheckStatus
 from integration.content.names import display_name
+from integration.drift.choices import DriftCheckStatus
 from integration.drift.models import DriftCheck, DriftDifference
 from integration.models import RoomType
 from integration.sync.choices import SyncStatus
