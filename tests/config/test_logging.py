@@ -131,3 +131,50 @@ def test_guest_phone_numbers_and_e_mail_addresses_are_removed_and_dates_and_ids_
         assert personal not in logged
     for kept in ("2026-11-25 09:30:12", "VH-20261125-0001", "123e4567-e89b-12d3-a456-426614174000"):
         assert kept in logged
+
+
+REFUSED_AND_FAILED = """
+import django
+django.setup()
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseForbidden, HttpResponseServerError
+from django.utils.log import log_response
+
+# As Django's handler logs a refused request and a server error (django.core.handlers.exception).
+try:
+    raise PermissionDenied
+except PermissionDenied as error:
+    log_response(
+        "Forbidden (Permission denied): %s", "/admin/licenses/", response=HttpResponseForbidden(), exception=error
+    )
+try:
+    raise RuntimeError("boom")
+except RuntimeError as error:
+    log_response("Internal Server Error: %s", "/admin/", response=HttpResponseServerError(), exception=error)
+"""
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize("log_format", ["plain", "json"])
+def test_a_refused_request_is_one_line_without_a_traceback_and_a_failure_keeps_its_own(log_format):
+    """A 403 was written twice, each time with its traceback (Django's console handler and ours); a server
+    error keeps its traceback, written once."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_FORMAT": log_format, "DJANGO_DEBUG": "true"}
+    result = subprocess.run(
+        [sys.executable, "-c", REFUSED_AND_FAILED],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    refused = [line for line in lines if "Forbidden" in line]
+    assert len(refused) == 1, result.stderr
+    assert "Traceback" not in result.stderr.split("Internal Server Error")[0]
+    assert "PermissionDenied" not in result.stderr
+    failed = result.stderr.split("Forbidden")[1]
+    assert failed.count("Internal Server Error") == 1, result.stderr
+    assert "RuntimeError" in failed
