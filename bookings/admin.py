@@ -3,16 +3,18 @@
 import datetime
 from urllib.parse import urlencode
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.contrib.admin.views.main import PAGE_VAR
 from django.db.models import Q
+from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 
 from core.admin.log_display import decoded_path, pretty_json
 from core.admin.mixins import ReadOnlyAdminMixin
@@ -26,7 +28,16 @@ from integration.models import SalesChannel
 from . import admin_notifications  # noqa: F401
 from .admin_display import amount_text, night_rows, stay_dates
 from .models import Booking, InboundCall, RefusedCall
-from .selectors import DESK_ORDERING, HISTORY_CALLS, DeskView, booking_hub_calls, bookings_for_desk, korea_day_bounds
+from .selectors import (
+    DESK_ORDERING,
+    HISTORY_CALLS,
+    DeskView,
+    booking_desk_marks,
+    booking_hub_calls,
+    bookings_for_desk,
+    korea_day_bounds,
+)
+from .services import DeskRefused, booking_desk_mark, desk_marks_allowed
 from .settlement.admin_compare import BookingCompareViews
 
 
@@ -125,8 +136,9 @@ class FrontDeskFilter(admin.ListFilter):
             self.day = datetime.date.fromisoformat(text) if text else korea_today()
         except ValueError:
             self.day = None
+            # Quoted back cut short: whatever was typed, the message stays a line or two.
             self.error = _("“%(value)s” is not a date. Pick one in the calendar or type it as 2026-12-04.") % {
-                "value": text
+                "value": Truncator(text).chars(30)
             }
         if self.view:
             self.used_parameters[self.view_parameter] = self.view
@@ -169,6 +181,7 @@ class FrontDeskFilter(admin.ListFilter):
         return {
             "tabs": tabs,
             "view": self.view,
+            "label": DeskView(self.view).label if self.view else "",
             "day": self.day,
             "date_text": self.date_text if self.error else (self.day.isoformat() if self.day else ""),
             "today": korea_today(),
@@ -207,6 +220,10 @@ class CallMethodFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         return queryset.filter(method=self.value()) if self.value() else queryset
+
+
+#: The most bookings one front desk action marks (a day's arrivals of a large hotel fit).
+DESK_ACTION_LIMIT = 200
 
 
 def booking_calls_url(booking):
@@ -274,6 +291,7 @@ class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
                     "plan",
                     "stay",
                     "nights_count",
+                    "desk",
                 ]
             },
         ),
@@ -322,6 +340,8 @@ class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
         "net",
         "nightly_amounts",
         "calls",
+        "desk",
+        "party",
     ]
 
     class Media:
@@ -342,6 +362,14 @@ class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
                 return exact, False
         return super().get_search_results(request, queryset, search_term)
 
+    def get_list_display(self, request):
+        """On a front desk list, who comes and what they asked for (the party and the guest's request)."""
+        columns = list(super().get_list_display(request))
+        if request.GET.get(FrontDeskFilter.view_parameter) in DeskView.values:
+            # In place of the nights (the stay's dates say them), so that the list still fits 1366 px.
+            columns[columns.index("nights_count")] = "party"
+        return columns
+
     def get_ordering(self, request):
         """A front desk list in the order guests come or leave; every other list newest first."""
         return DESK_ORDERING.get(request.GET.get(FrontDeskFilter.view_parameter), super().get_ordering(request))
@@ -356,9 +384,69 @@ class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
         return response
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        return super().change_view(
-            request, object_id, form_url, {"canceled": Booking.Status.CANCELED, **(extra_context or {})}
-        )
+        booking = self.get_object(request, unquote(object_id))
+        marks = [(value, Booking.Desk(value).label) for value in desk_marks_allowed(booking)] if booking else []
+        context = {"canceled": Booking.Status.CANCELED, "desk_marks": marks}
+        return super().change_view(request, object_id, form_url, {**context, **(extra_context or {})})
+
+    # --- The front desk's marks: a button on the booking's page, or an action on a list --------------------
+
+    def get_urls(self):
+        return [
+            path("<path:object_id>/desk/", self.admin_site.admin_view(self.desk_view), name="bookings_booking_desk"),
+            *super().get_urls(),
+        ]
+
+    def desk_view(self, request, object_id):
+        """POST status=checked_in|checked_out|no_show: mark the booking (bookings.services.booking_desk_mark)
+        and go back to its page, saying what was done or why not."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        booking = self.get_object(request, unquote(object_id))
+        if booking is None or not self.has_view_permission(request, booking):
+            raise Http404("No such booking among your properties.")
+        self._mark(request, [booking.pk], request.POST.get("status", ""))
+        return HttpResponseRedirect(reverse("admin:bookings_booking_change", args=[booking.pk]))
+
+    def _mark(self, request, booking_ids, status):
+        """Mark each booking status, telling how many were and, for the others, why not."""
+        marked, refused = 0, []
+        for booking_id in booking_ids:
+            try:
+                booking_desk_mark(booking_id=booking_id, status=status, user=request.user)
+            except DeskRefused as refusal:
+                refused.append(refusal.message)
+            else:
+                marked += 1
+        if marked:
+            label = Booking.Desk(status).label
+            message = ngettext(
+                "%(count)d booking marked “%(status)s”.", "%(count)d bookings marked “%(status)s”.", marked
+            )
+            self.message_user(request, message % {"count": marked, "status": label}, messages.SUCCESS)
+        for reason in dict.fromkeys(refused):
+            self.message_user(request, str(reason), messages.ERROR)
+
+    def get_actions(self, request):
+        """The front desk's marks as list actions too (beside Compare with hub)."""
+        actions = super().get_actions(request)
+        for status in (Booking.Desk.CHECKED_IN, Booking.Desk.CHECKED_OUT, Booking.Desk.NO_SHOW):
+            name = f"desk_{status}"
+            description = _("Mark “%(status)s”") % {"status": status.label}
+            actions[name] = (self._desk_action(status), name, description)
+        return actions
+
+    def _desk_action(self, status):
+        def action(model_admin, request, queryset):
+            ids = list(queryset.values_list("pk", flat=True)[: DESK_ACTION_LIMIT + 1])
+            if len(ids) > DESK_ACTION_LIMIT:
+                message = _("Choose at most %(count)d bookings to mark at once.") % {"count": DESK_ACTION_LIMIT}
+                self.message_user(request, message, messages.WARNING)
+                return
+            # Each booking in its own transaction, so that one refused leaves the others marked.
+            self._mark(request, ids, status)
+
+        return action
 
     def history_view(self, request, object_id, extra_context=None):
         """The hub's calls about the booking (bookings are the hub's, never changed here)."""
@@ -375,10 +463,18 @@ class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
     @admin.display(description=_("status"), ordering="status")
     def state(self, booking):
         """The status; for a pending booking, how long its rooms have been held; a canceled one as a red
-        badge (front_desk.css strikes its row's stay and total through; its page says when)."""
+        badge (front_desk.css strikes its row's stay and total through; its page says when); the front
+        desk's mark under a confirmed one."""
         if booking.status == Booking.Status.CANCELED:
             return format_html('<span class="booking-canceled-badge">{}</span>', booking.get_status_display())
         if booking.status != Booking.Status.PENDING:
+            if booking.desk_status:
+                return format_html(
+                    '{}<br><span class="booking-desk booking-desk-{}">{}</span>',
+                    booking.get_status_display(),
+                    booking.desk_status,
+                    booking.get_desk_status_display(),
+                )
             return booking.get_status_display()
         minutes = int((timezone.now() - booking.created_at).total_seconds() // 60)
         held = _("held %(minutes)d min") % {"minutes": minutes}
@@ -389,8 +485,9 @@ class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
         """The room type as staff name it in this language (its English name in English), the property
         under it, and "no rate plan" for a booking the hub made without one."""
         if booking.rate_plan_id is None:
+            # Flagged for a look (its page says what to check): the hub sold it without a rate plan of ours.
             return format_html(
-                "{}<br><small>{} · {}</small>",
+                '{}<br><small>{}</small><br><span class="booking-unmapped-badge">{}</span>',
                 display_name(booking.room_type),
                 booking.property.name,
                 _("no rate plan"),
@@ -426,6 +523,20 @@ class BookingAdmin(BookingCompareViews, ReadOnlyAdmin):
     @admin.display(description=_("guest / channel"), ordering="guest_name")
     def guest(self, booking):
         return format_html("{}<br><small>{}</small>", booking.guest_name, booking.channel_name)
+
+    @admin.display(description=_("party / request"))
+    def party(self, booking):
+        """The front desk lists' party (adults, children, infants, pets, cars) and the guest's request."""
+        if not booking.special_comment:
+            return self.guests(booking)
+        return format_html(
+            '{}<br><small class="booking-request">{}</small>', self.guests(booking), booking.special_comment
+        )
+
+    @admin.display(description=_("front desk"))
+    def desk(self, booking):
+        """The front desk's marks on the booking: which, who and when, oldest first."""
+        return render_to_string("admin/bookings/booking/desk_marks.html", {"marks": booking_desk_marks(booking)})
 
     @admin.display(description=_("guests"))
     def guests(self, booking):
@@ -494,6 +605,9 @@ class InboundCallAdmin(ReadOnlyAdmin):
         "response_text",
     )
     fields = readonly_fields
+
+    class Media:
+        css = {"all": ["bookings/calls.css"]}
 
     @admin.display(description=_("path"), ordering="path")
     def path_text(self, call):

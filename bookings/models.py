@@ -38,6 +38,14 @@ class Booking(models.Model):
         WALK = "walk", _("On foot")
         CAR = "car", _("By car")
 
+    class Desk(models.TextChoices):
+        """Where the guest is, as the front desk marked it (bookings.front_desk holds the allowed steps)."""
+
+        EXPECTED = "", _("Expected")
+        CHECKED_IN = "checked_in", _("Checked in")
+        CHECKED_OUT = "checked_out", _("Checked out")
+        NO_SHOW = "no_show", _("No-show")
+
     vendor_booking_number = models.CharField(
         _("vendor booking number"), max_length=20, unique=True, default=new_vendor_booking_number, editable=False
     )
@@ -87,6 +95,8 @@ class Booking(models.Model):
     content_digest = models.CharField(_("content digest"), max_length=64, editable=False)
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
     canceled_at = models.DateTimeField(_("canceled at"), null=True, blank=True)
+    #: The front desk's last mark (who and when: its DeskMark rows). Ours only: the hub never reads it.
+    desk_status = models.CharField(_("front desk"), max_length=11, choices=Desk.choices, default="", blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
@@ -134,6 +144,31 @@ class Booking(models.Model):
         if self.rate_plan is None:
             return f"{display_name(self.room_type)} · {gettext('no rate plan')}"
         return display_name(self.rate_plan)
+
+
+class DeskMark(models.Model):
+    """One mark the front desk put on a booking (checked in, checked out, no-show): who, and when."""
+
+    booking = models.ForeignKey(Booking, verbose_name=_("booking"), on_delete=models.CASCADE, related_name="marks")
+    status = models.CharField(_("front desk"), max_length=11, choices=Booking.Desk.choices)
+    #: Who marked it; None once that person's account is deleted (the mark stays).
+    marked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("marked by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    marked_at = models.DateTimeField(_("marked at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("front desk mark")
+        verbose_name_plural = _("front desk marks")
+        ordering = ["marked_at", "pk"]
+
+    def __str__(self):
+        return f"{self.booking_id}: {self.status}"
 
 
 class InboundCall(models.Model):

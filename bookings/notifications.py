@@ -32,6 +32,7 @@ from core.mail import mail_message, mail_send_once
 
 from .models import Booking, NotificationPreference
 from .selectors import booking_email_recipients
+from .signals import booking_received
 
 #: The Celery tasks (bookings.tasks), queued by name: services never import tasks.
 NOTIFY_TASK = "bookings.tasks.booking_notify_task"
@@ -62,7 +63,8 @@ def _occurrence() -> tuple[str, str]:
 
 def booking_notify(*, booking_id: int, event: str, occurrence: str | None, event_at: str | None) -> int:
     """Queue one e-mail of event (its occurrence, which happened at event_at, ISO 8601) per member of the
-    booking's property who receives them. Returns how many."""
+    booking's property who receives them, and for a new booking tell the inbox (booking_received).
+    Returns how many e-mails."""
     booking = Booking.objects.filter(pk=booking_id).first()
     if booking is None or booking.confirmed_at is None:
         return 0
@@ -70,6 +72,9 @@ def booking_notify(*, booking_id: int, event: str, occurrence: str | None, event
         occurrence, event_at = _occurrence()
     user_ids = [user.pk for user in booking_email_recipients(booking.property_id)]
     with transaction.atomic():
+        # The apps above (the inbox) hear of the new booking in the same transaction as its e-mails' jobs.
+        if event == BookingEvent.CREATED:
+            booking_received.send(sender=Booking, booking=booking)
         for user_id in user_ids:
             job_queue(SEND_TASK, booking_id, str(event), user_id, occurrence, event_at)
     return len(user_ids)

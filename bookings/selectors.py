@@ -20,7 +20,7 @@ from integration.models import Property, PropertyChannel, PropertyMembership, Ra
 
 from . import sql
 from .errors import BAD_INPUT, NO_ROOMS, NOT_FOUND, BookingError
-from .models import Booking, InboundCall, RefusedCall
+from .models import Booking, DeskMark, InboundCall, RefusedCall
 
 
 @dataclass(frozen=True)
@@ -244,6 +244,11 @@ DESK_ORDERING = {
     DeskView.DEPARTURES: ["checkout", "pk"],
     DeskView.IN_HOUSE: ["checkout", "pk"],
 }
+
+
+def booking_desk_marks(booking: Booking) -> QuerySet[DeskMark]:
+    """The front desk's marks on booking, oldest first, with who put them."""
+    return DeskMark.objects.filter(booking=booking).select_related("marked_by").order_by("marked_at", "pk")
 
 
 #: The calls a booking's history lists (the call log, filtered, has them all).

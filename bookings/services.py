@@ -12,12 +12,15 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from core.background.periodic import for_each_row
 from core.background.retention import purge_before, purge_older_than
-from core.dates import KOREA
+from core.dates import KOREA, korea_today
 from core.db.transactions import retried_on_conflict
 from integration.ari.services.inventory import NoRoomsAvailable, inventory_hold, inventory_release, inventory_take
 from integration.channels.policy import CMS_BOOKINGS_CONFIRMED_ON_CREATE
@@ -39,7 +42,7 @@ from .errors import (
     ApiError,
     BookingError,
 )
-from .models import Booking, InboundCall, RefusedCall, SeenWebhook
+from .models import Booking, DeskMark, InboundCall, RefusedCall, SeenWebhook
 from .notifications import BookingEvent, booking_notify_on_commit
 from .selectors import Sold, booking_repeated, booking_sold, checked_number, extra_charges, nightly_rates
 from .signals import booking_canceled
@@ -359,3 +362,63 @@ def seen_webhooks_purge(*, now: datetime.datetime | None = None) -> int:
     """Delete the webhook-ids seen longer than WEBHOOK_IDS_KEPT ago: no call carrying them passes the
     timestamp check any more. Returns how many."""
     return purge_before(SeenWebhook.objects.all(), (now or timezone.now()) - WEBHOOK_IDS_KEPT)
+
+
+# --- The front desk ---------------------------------------------------------------------------------------
+
+#: The marks the front desk may put on a booking, from each mark it has: a guest who was marked a no-show
+#: may still come late; nothing follows a check-out. Every mark needs a confirmed booking whose check-in
+#: day (Korea) has come.
+DESK_STEPS: dict[str, tuple[str, ...]] = {
+    Booking.Desk.EXPECTED: (Booking.Desk.CHECKED_IN, Booking.Desk.NO_SHOW),
+    Booking.Desk.NO_SHOW: (Booking.Desk.CHECKED_IN,),
+    Booking.Desk.CHECKED_IN: (Booking.Desk.CHECKED_OUT,),
+    Booking.Desk.CHECKED_OUT: (),
+}
+
+
+class DeskRefused(Exception):
+    """A front desk mark the booking cannot take; message says why, in the user's language."""
+
+    def __init__(self, message: str | Promise) -> None:
+        super().__init__(str(message))
+        self.message = message
+
+
+def desk_refusal(booking: Booking, status: str, *, today: datetime.date | None = None) -> str | Promise | None:
+    """Why booking cannot be marked status now, or None when it can (the page offers only the marks that
+    pass)."""
+    if booking.status == Booking.Status.CANCELED:
+        return _("The booking is canceled: the guest is not coming.")
+    if booking.status != Booking.Status.CONFIRMED:
+        return _("The booking is not confirmed yet.")
+    if status not in DESK_STEPS[booking.desk_status]:
+        return _("A booking marked “%(current)s” cannot be marked “%(new)s”.") % {
+            "current": Booking.Desk(booking.desk_status).label,
+            "new": Booking.Desk(status).label,
+        }
+    if booking.checkin.astimezone(KOREA).date() > (today or korea_today()):
+        return _("The guest's check-in day has not come yet.")
+    return None
+
+
+def desk_marks_allowed(booking: Booking) -> list[str]:
+    """The marks the front desk may put on booking now, in DESK_STEPS' order."""
+    return [status for status in DESK_STEPS[booking.desk_status] if desk_refusal(booking, status) is None]
+
+
+@retried_on_conflict
+@transaction.atomic
+def booking_desk_mark(*, booking_id: int, status: str, user: User) -> Booking:
+    """Mark the booking checked in, checked out or a no-show, keeping who and when (a DeskMark). Raises
+    DeskRefused for a step DESK_STEPS does not allow, a booking not confirmed, or before its check-in day;
+    the booking's row is locked, so that two people at the desk cannot both step from the same mark."""
+    booking = Booking.objects.select_for_update(of=("self",)).get(pk=booking_id)
+    if status not in Booking.Desk.values or status == Booking.Desk.EXPECTED:
+        raise DeskRefused(_("Unknown front desk mark."))
+    if refusal := desk_refusal(booking, status):
+        raise DeskRefused(refusal)
+    booking.desk_status = status
+    booking.save(update_fields=["desk_status", "updated_at"])
+    DeskMark.objects.create(booking=booking, status=status, marked_by=user)
+    return booking

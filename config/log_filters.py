@@ -83,3 +83,15 @@ class RedactSecretsFilter(logging.Filter):
         if record.exc_text:
             record.exc_text = redact(record.exc_text)
         return True
+
+
+class ClientErrorsWithoutTraceback(logging.Filter):
+    """django.request's records of a refused request (a status below 500: PermissionDenied, Http404, a
+    method not allowed) without the exception's traceback: one line says what was refused. A server error
+    keeps its traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        status = getattr(record, "status_code", None)
+        if status is not None and status < 500:
+            record.exc_info, record.exc_text = None, None
+        return True

@@ -582,6 +582,7 @@ LOGGING = {
     "filters": {
         "request_id": {"()": "core.request_id.RequestIdLogFilter"},
         "redact": {"()": "config.log_filters.RedactSecretsFilter"},
+        "client_errors": {"()": "config.log_filters.ClientErrorsWithoutTraceback"},
     },
     "formatters": {
         "json": {
@@ -599,5 +600,11 @@ LOGGING = {
         },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},
+        # Django's own console handler (in DEBUG) goes: its records reach the root's handler once, not twice.
+        "django": {"handlers": []},
+        # A refused request (403, 404, 405) is one line: its traceback says nothing the line does not.
+        "django.request": {"filters": ["client_errors"]},
+    },
 }

@@ -4,8 +4,10 @@ templatetags/vendorhub_inbox.py."""
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
@@ -13,6 +15,7 @@ from django.utils.translation import ngettext
 
 from bookings.notifications import email_language
 from core.admin.mixins import ReadOnlyAdminMixin
+from integration.access.selectors import properties_for_user
 
 from . import selectors, services
 from .display import event_link, event_text
@@ -32,6 +35,10 @@ class ReadFilter(admin.SimpleListFilter):
         if self.value() in ("no", "yes"):
             return queryset.filter(unread=self.value() == "no")
         return queryset
+
+
+#: Properties per page of the booking events' choices (a superuser sees every property).
+CHOICES_PER_PAGE = 50
 
 
 @admin.register(Event)
@@ -109,6 +116,7 @@ class EventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             path("<int:object_id>/open/", view(self.open_view), name="inbox_event_open"),
             path("read-all/", view(self.read_all_view), name="inbox_event_read_all"),
             path("emails/", view(self.emails_view), name="inbox_event_emails"),
+            path("bookings/", view(self.choices_view), name="inbox_event_choices"),
             *super().get_urls(),
         ]
 
@@ -145,3 +153,39 @@ class EventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         else:
             self.message_user(request, _("These events will no longer be e-mailed to you."), messages.SUCCESS)
         return HttpResponseRedirect(reverse("admin:inbox_event_changelist"))
+
+    def choices_view(self, request):
+        """Per property, whether the viewer's inbox shows new and canceled bookings and whether they are
+        e-mailed: a page of CHOICES_PER_PAGE properties, saved together (POST)."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        paginator = Paginator(properties_for_user(request.user).order_by("name", "pk"), CHOICES_PER_PAGE)
+        page = paginator.get_page(request.GET.get("page"))
+        properties = list(page.object_list)
+        if request.method == "POST":
+            chosen = {
+                prop.pk: (f"shown-{prop.pk}" in request.POST, f"emailed-{prop.pk}" in request.POST)
+                for prop in properties
+            }
+            services.property_choices_set(user=request.user, choices=chosen)
+            self.message_user(request, _("Your choices were saved."), messages.SUCCESS)
+            return HttpResponseRedirect(request.get_full_path())
+        choices = selectors.property_choices(request.user, properties)
+        rows = [
+            (
+                prop,
+                choices[prop.pk].bookings_shown if prop.pk in choices else True,
+                choices[prop.pk].bookings_emailed if prop.pk in choices else False,
+            )
+            for prop in properties
+        ]
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("New and canceled bookings in your inbox"),
+            "opts": self.opts,
+            "rows": rows,
+            "page": page,
+            "has_email": bool(request.user.email),
+            "email_language": email_language(request.user),
+        }
+        return TemplateResponse(request, "admin/inbox/event/choices.html", context)

@@ -35,6 +35,8 @@ TARGETS = {
     EventKind.BOOKING_CANCELED: Target("bookings.Booking", "admin:bookings_booking_change"),
     # Where the reader turns the two-step login on, or renews their recovery codes.
     EventKind.LOGIN_TRIED: Target(None, "admin:second_factor"),
+    EventKind.BOOKING_CREATED: Target("bookings.Booking", "admin:bookings_booking_change"),
+    EventKind.BOOKING_UNMAPPED: Target("bookings.Booking", "admin:bookings_booking_change"),
 }
 
 
@@ -46,7 +48,23 @@ def event_text(event):
     if event.kind == EventKind.LICENSE_REJECTED:
         return _("The hub rejected license request %(subject)s: %(detail)s") % values
     if event.kind == EventKind.CHANNEL_OPENED:
-        return _("The hub approved the channel %(subject)s: it sells the property now.") % values
+        # Approved is not yet selling (the channel's card says so): the property sells there once it turns
+        # the channel's sales on.
+        return (
+            _(
+                "The hub approved the channel %(subject)s. It does not sell yet: on the property's channels "
+                "page, open “What it sells”, turn “On sale on this channel” on and choose what it sells (a cms "
+                "channel also needs its mapping)."
+            )
+            % values
+        )
+    if event.kind == EventKind.BOOKING_CREATED:
+        return _("New booking %(subject)s (%(detail)s).") % values
+    if event.kind == EventKind.BOOKING_UNMAPPED:
+        return (
+            _("Booking %(subject)s (%(detail)s) was made without a rate plan of ours: check its room and price.")
+            % values
+        )
     if event.kind == EventKind.SEND_FAILED:
         resource = capfirst(ResourceKind(event.subject).label) if event.subject in ResourceKind.values else "?"
         return _("%(resource)s did not reach the hub: %(detail)s") % {"resource": resource, "detail": event.detail}

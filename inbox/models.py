@@ -85,3 +85,25 @@ class InboxPreference(models.Model):
 
     def __str__(self):
         return str(self.user)
+
+
+class PropertyChoice(models.Model):
+    """One person's choice, for one property, about its booking events (new bookings and cancellations:
+    choices.BOOKING_KINDS): whether the inbox shows them and whether they are e-mailed. Without a row they
+    are shown and not e-mailed (the booking e-mails already tell them: bookings.notifications)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("user"), on_delete=models.CASCADE, related_name="+"
+    )
+    property = models.ForeignKey(Property, verbose_name=_("property"), on_delete=models.CASCADE, related_name="+")
+    bookings_shown = models.BooleanField(_("show new and canceled bookings"), default=True)
+    bookings_emailed = models.BooleanField(_("e-mail new and canceled bookings"), default=False)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("inbox choice per property")
+        verbose_name_plural = _("inbox choices per property")
+        constraints = [models.UniqueConstraint(fields=["user", "property"], name="inbox_choice_once_per_property")]
+
+    def __str__(self):
+        return f"{self.user_id} at {self.property_id}"

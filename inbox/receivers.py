@@ -2,7 +2,7 @@
 in that same transaction (those apps never import the inbox)."""
 
 from accounts.signals import login_name_tried_widely
-from bookings.signals import booking_canceled
+from bookings.signals import booking_canceled, booking_received
 from integration.channels.signals import channel_opened
 from integration.drift.signals import drift_found
 from integration.sync.signals import sync_failed
@@ -10,6 +10,7 @@ from licenses.choices import ReviewStatus
 from licenses.signals import license_reviewed
 
 from .choices import EventKind
+from .models import Event
 from .services import event_record
 
 
@@ -69,6 +70,24 @@ def _login_name_tried_widely(sender, user, addresses, **kwargs):
     )
 
 
+def _booking_received(sender, booking, **kwargs):
+    # A new booking is news once (the worker may run its job again), flagged when the hub made it without
+    # a rate plan of ours.
+    kinds = [EventKind.BOOKING_CREATED]
+    if booking.rate_plan_id is None:
+        kinds.append(EventKind.BOOKING_UNMAPPED)
+    recorded = set(Event.objects.filter(kind__in=kinds, object_id=booking.pk).values_list("kind", flat=True))
+    for kind in kinds:
+        if kind not in recorded:
+            event_record(
+                property_id=booking.property_id,
+                kind=kind,
+                object_id=booking.pk,
+                subject=booking.vendor_booking_number,
+                detail=booking.guest_name,
+            )
+
+
 def connect():
     """Connect every receiver (InboxConfig.ready)."""
     license_reviewed.connect(_license_reviewed, dispatch_uid="inbox.license_reviewed")
@@ -77,3 +96,4 @@ def connect():
     drift_found.connect(_drift_found, dispatch_uid="inbox.drift_found")
     booking_canceled.connect(_booking_canceled, dispatch_uid="inbox.booking_canceled")
     login_name_tried_widely.connect(_login_name_tried_widely, dispatch_uid="inbox.login_name_tried_widely")
+    booking_received.connect(_booking_received, dispatch_uid="inbox.booking_received")

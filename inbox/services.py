@@ -20,7 +20,7 @@ from core.background.retention import purge_before
 from core.mail import mail_message, mail_send_once
 
 from .display import event_text
-from .models import Event, EventRead, InboxPreference
+from .models import Event, EventRead, InboxPreference, PropertyChoice
 from .selectors import event_email_recipients
 
 logger = logging.getLogger(__name__)
@@ -92,6 +92,22 @@ def inbox_emails_set(*, user: User, emails: bool) -> InboxPreference:
     """Record whether user receives the inbox's events by e-mail."""
     preference, _created = InboxPreference.objects.update_or_create(user=user, defaults={"emails": emails})
     return preference
+
+
+def property_choices_set(*, user: User, choices: dict[int, tuple[bool, bool]]) -> int:
+    """Record user's choices {property id: (bookings shown, bookings e-mailed)}; an e-mail of events the
+    inbox does not show is not sent, so e-mailed implies shown. Returns how many were recorded."""
+    rows = [
+        PropertyChoice(user=user, property_id=property_id, bookings_shown=shown, bookings_emailed=shown and emailed)
+        for property_id, (shown, emailed) in choices.items()
+    ]
+    PropertyChoice.objects.bulk_create(
+        rows,
+        update_conflicts=True,
+        unique_fields=["user", "property"],
+        update_fields=["bookings_shown", "bookings_emailed", "updated_at"],
+    )
+    return len(rows)
 
 
 def event_notify(*, event_id: int) -> int:

@@ -65,10 +65,11 @@ class LicenseRequestAdmin(SaveRefusalAdmin, LicenseRequestDisplay, LicenseReques
     storage cannot keep is an error on the upload form (SaveRefusalAdmin)."""
 
     scope_roles = (MembershipRole.MANAGER,)
+    # Two-line cells (the license over its document), so that the list, status and time included, fits a
+    # 1366 px screen beside both sidebars.
     list_display = [
         "request_label",
         "property",
-        "type",
         "document",
         "number",
         "status_column",
@@ -98,11 +99,13 @@ class LicenseRequestAdmin(SaveRefusalAdmin, LicenseRequestDisplay, LicenseReques
     def request_label(self, obj):
         return f"#{obj.hub_id}" if obj.hub_id else _("new")
 
-    @admin.display(description=_("document"))
+    @admin.display(description=_("license / document"), ordering="type")
     def document(self, obj):
         if obj.type == LicenseType.PERMIT:
-            return obj.get_permit_type_display()
-        return obj.business_name or obj.owner_name
+            document = obj.get_permit_type_display()
+        else:
+            document = obj.business_name or obj.owner_name
+        return format_html("{}<br><small>{}</small>", obj.get_type_display(), document)
 
     @admin.display(description=_("number"))
     def number(self, obj):

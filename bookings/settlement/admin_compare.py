@@ -12,6 +12,8 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
+from integration.content.names import display_name
+
 from ..admin_display import booking_value_text
 from . import services
 
@@ -24,16 +26,39 @@ else:
 
 #: The most bookings one compare from the list reads from the hub (one call each).
 MAX_COMPARED = 20
+#: What the comparisons name (the property, room type and rate plan), read with the bookings.
+COMPARED_RELATED = ("property", "room_type", "rate_plan__room_type", "rate_plan__model")
+COMPARED_NAMES = ("room_type__translations", "rate_plan__room_type__translations", "rate_plan__model__translations")
+
+
+def _names(booking):
+    """{field: (our vendor id, its name)} of the property, room type and rate plan the booking holds."""
+    names = {
+        "property": (booking.property.vendor_id, booking.property.name),
+        "room_type": (booking.room_type.vendor_id, display_name(booking.room_type)),
+    }
+    if booking.rate_plan is not None:
+        names["rate_plan"] = (booking.rate_plan.vendor_id, display_name(booking.rate_plan))
+    return names
+
+
+def _shown(name, value, currency, names):
+    """A value as the booking page shows it; an id of ours by its name and the id (an id the hub holds
+    that is not the booking's stays as sent: it differs)."""
+    if name in names and value == names[name][0]:
+        return f"{names[name][1]} ({value})"
+    return booking_value_text(name, value, currency)
 
 
 def _as_shown(comparison):
     """The comparison with both sides' values read as the booking page shows them."""
-    currency = comparison.booking.currency
+    booking = comparison.booking
+    names = _names(booking)
     fields = tuple(
         dataclasses.replace(
             field,
-            ours=booking_value_text(field.name, field.ours, currency),
-            hub=booking_value_text(field.name, field.hub, currency),
+            ours=_shown(field.name, field.ours, booking.currency, names),
+            hub=_shown(field.name, field.hub, booking.currency, names),
         )
         for field in comparison.fields
     )
@@ -81,4 +106,6 @@ class BookingCompareViews(_ModelAdminBase):
                 messages.WARNING,
             )
             return None
-        return self._render_comparisons(request, list(queryset.select_related("property", "room_type", "rate_plan")))
+        return self._render_comparisons(
+            request, list(queryset.select_related(*COMPARED_RELATED).prefetch_related(*COMPARED_NAMES))
+        )

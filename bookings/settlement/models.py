@@ -81,6 +81,9 @@ class ReconciliationRow(models.Model):
         _("net price at the hub"), max_digits=14, decimal_places=2, null=True, blank=True
     )
     our_net_price = models.DecimalField(_("our net price"), max_digits=14, decimal_places=2, null=True, blank=True)
+    #: Whether the front desk marked our booking a no-show when the run compared it (its status stays
+    #: confirmed: a no-show is still a booking the channel may settle).
+    our_no_show = models.BooleanField(_("no-show"), default=False)
 
     class Meta:
         verbose_name = _("reconciliation row")
@@ -102,8 +105,11 @@ class ReconciliationRow(models.Model):
         return _status_label(hub_status_as_ours(self.hub_status))
 
     def our_status_label(self):
-        """Our status in the user's language."""
-        return _status_label(self.our_status)
+        """Our status in the user's language, and "no-show" beside it when the front desk marked one."""
+        label = _status_label(self.our_status)
+        if self.our_no_show:
+            return f"{label} · {Booking.Desk.NO_SHOW.label}"
+        return label
 
 
 def _status_label(value):

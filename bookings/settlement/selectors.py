@@ -122,8 +122,10 @@ def csv_lines(rows: QuerySet[ReconciliationRow]) -> Iterator[list[Any]]:
             str(row.property),
             row.date.isoformat(),
             str(labels[row.category]),
-            row.hub_status,
-            row.our_status,
+            # The statuses as the screen reads them, in the header's language (the hub's own word when it
+            # is none of ours).
+            str(row.hub_status_label()),
+            str(row.our_status_label()),
             _plain(row.hub_total_amount),
             _plain(row.our_total_amount),
             _plain(row.hub_net_price),

@@ -119,7 +119,7 @@ def _amount(value: object) -> Decimal | None:
         return None
 
 
-_OURS = ("pk", "vendor_booking_number", "status", "total_amount", "net_price", "checkin", "checkout")
+_OURS = ("pk", "vendor_booking_number", "status", "total_amount", "net_price", "checkin", "checkout", "desk_status")
 
 
 def _category(hub: Side, ours: Side | None) -> str:
@@ -154,7 +154,9 @@ def _match_page(
         mine = (booking["status"], booking["total_amount"], booking["net_price"]) if booking else None
         day = _korea_date(record[reconciliation.basis])
         booking_id = booking["pk"] if booking else None
-        rows.append(writer.row(reconciliation, prop, _category(hub, mine), number, booking_id, day, hub, mine))
+        no_show = booking is not None and booking["desk_status"] == Booking.Desk.NO_SHOW
+        category = _category(hub, mine)
+        rows.append(writer.row(reconciliation, prop, category, number, booking_id, day, hub, mine, no_show=no_show))
     with transaction.atomic():
         writer.write(rows)
         Reconciliation.objects.filter(pk=reconciliation.pk).update(records_seen=F("records_seen") + len(rows))
@@ -188,6 +190,7 @@ def _missing_at_hub(writer: RowWriter, reconciliation: Reconciliation, prop: Pro
                     _korea_date(booking[basis]),
                     None,
                     (booking["status"], booking["total_amount"], booking["net_price"]),
+                    no_show=booking["desk_status"] == Booking.Desk.NO_SHOW,
                 )
                 for booking in batch
             ]

@@ -30,6 +30,7 @@ _COLUMNS = (
     "our_total_amount",
     "hub_net_price",
     "our_net_price",
+    "our_no_show",
 )
 
 
@@ -59,8 +60,11 @@ class RowWriter:
         day: datetime.date,
         hub: Side | None,
         ours: Side | None,
+        *,
+        no_show: bool = False,
     ) -> tuple[Any, ...]:
-        """hub is (status, total_amount, net_price) or None; ours the same or None."""
+        """hub is (status, total_amount, net_price) or None; ours the same or None; no_show whether the
+        front desk marked our booking a no-show."""
         hub, ours = hub or ("", None, None), ours or ("", None, None)
         return (
             reconciliation.pk,
@@ -76,6 +80,7 @@ class RowWriter:
             self.amount(ours[1]),
             self.amount(hub[2]),
             self.amount(ours[2]),
+            no_show,
         )
 
     def write(self, rows: list[tuple[Any, ...]]) -> None:

@@ -151,7 +151,12 @@ class HubContentAdmin(PlainActionCheckboxMixin, AuditedAdminMixin, PropertyScope
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
         # Tag lists pick from the hub's code catalog; the refund policy has its own editor.
-        return catalog_formfield(db_field) or super().formfield_for_dbfield(db_field, request, **kwargs)
+        field = catalog_formfield(db_field) or super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "vendor_id" and field is not None:
+            # The length is checked on save, with a message that counts: a maxlength attribute would have
+            # the browser cut a pasted longer id without a word (and send the hub another id than meant).
+            field.widget.attrs.pop("maxlength", None)
+        return field
 
     def get_formset_kwargs(self, request, obj, inline, prefix):
         kwargs = super().get_formset_kwargs(request, obj, inline, prefix)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from core.admin.mixins import ReadOnlyAdminMixin
 
 from ..access.admin_mixins import PropertyScopedAdmin
+from ..sync.admin import name_subjects
 from .choices import DriftCheckStatus
 from .forms import DriftCheckRequestForm, DriftResendForm
 from .models import DriftCheck
@@ -116,6 +117,8 @@ class DriftCheckAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
         if not self.has_view_permission(request, check):
             raise PermissionDenied
         rows = list(drift_report_rows(check))
+        # Each resource by its name (a room type, a rate plan), one query per kind; its hub id in a tooltip.
+        name_subjects(row.state for row in rows)
         context = {
             **self.admin_site.each_context(request),
             "title": _("Drift report: %(property)s") % {"property": check.property},

@@ -48,12 +48,20 @@ def drift_field_label(path):
         elif key:
             parts.append(f"#{int(key) + 1}" if key.isdigit() else key)
         elif name not in _GROUPS:
-            parts.append(str(labels.get(name, name.replace("_", " "))))
             if name in _ENTRIES:
+                parts.append(str(_ENTRIES[name]._meta.verbose_name_plural))
                 labels = _field_labels(_ENTRIES[name])
+            else:
+                parts.append(str(labels[name]) if name in labels else _unknown_field(name))
     label = " · ".join(parts) or path
     label = label[:1].upper() + label[1:]
     return f"{label} ({language})" if language else label
+
+
+def _unknown_field(name):
+    """A field of the hub's that none of our models has (so no label of ours, in any language): said as the
+    hub names it, in the reader's language around it, never as English words made of its name."""
+    return _("the hub's field “%(name)s”") % {"name": name}
 
 
 def drift_value_text(value):

@@ -89,6 +89,21 @@ def test_tracebacks_are_redacted_too(log):
     assert "RuntimeError" in records(stream)[0]["exc_info"]
 
 
+def run_python(script, *, log_format):
+    """Run script in a new Python process with the product's settings (development mode, log_format) and
+    return what it wrote."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_FORMAT": log_format, "DJANGO_DEBUG": "true"}
+    return subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+
+
 CELERY_LOGGING = """
 import logging, os
 from config.celery import app
@@ -100,16 +115,7 @@ logging.getLogger("integration.hub.client").warning("retrying with Authorization
 @pytest.mark.subprocess
 def test_the_worker_and_beat_keep_the_json_format_and_the_redaction():
     """Celery's own logging setup (hijacking the root logger by default) must leave Django's in place."""
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_FORMAT": "json", "DJANGO_DEBUG": "true"}
-    result = subprocess.run(
-        [sys.executable, "-c", CELERY_LOGGING],
-        cwd=Path(__file__).resolve().parents[2],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
+    result = run_python(CELERY_LOGGING, log_format="json")
 
     line = json.loads(result.stderr.strip().splitlines()[-1])
     assert line["logger"] == "integration.hub.client"
@@ -144,3 +150,41 @@ def test_a_hostile_100_kb_value_in_a_message_is_logged_and_an_address_after_it_s
     logged = records(stream)[0]["message"]
     assert logged.startswith("bad value ")
     assert logged.endswith(f"guest {REDACTED}")
+
+
+REFUSED_AND_FAILED = """
+import django
+django.setup()
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseForbidden, HttpResponseServerError
+from django.utils.log import log_response
+
+# As Django's handler logs a refused request and a server error (django.core.handlers.exception).
+try:
+    raise PermissionDenied
+except PermissionDenied as error:
+    log_response(
+        "Forbidden (Permission denied): %s", "/admin/licenses/", response=HttpResponseForbidden(), exception=error
+    )
+try:
+    raise RuntimeError("boom")
+except RuntimeError as error:
+    log_response("Internal Server Error: %s", "/admin/", response=HttpResponseServerError(), exception=error)
+"""
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize("log_format", ["plain", "json"])
+def test_a_refused_request_is_one_line_without_a_traceback_and_a_failure_keeps_its_own(log_format):
+    """A 403 was written twice, each time with its traceback (Django's console handler and ours); a server
+    error keeps its traceback, written once."""
+    result = run_python(REFUSED_AND_FAILED, log_format=log_format)
+
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    refused = [line for line in lines if "Forbidden" in line]
+    assert len(refused) == 1, result.stderr
+    assert "Traceback" not in result.stderr.split("Internal Server Error")[0]
+    assert "PermissionDenied" not in result.stderr
+    failed = result.stderr.split("Forbidden")[1]
+    assert failed.count("Internal Server Error") == 1, result.stderr
+    assert "RuntimeError" in failed

@@ -60,6 +60,9 @@ def test_a_channel_the_hub_approves_is_an_event(hub_property):
     event = only_event()
     assert (event.property, event.kind, event.subject) == (prop, EventKind.CHANNEL_OPENED, channel(1).name)
     assert event_text(event).startswith(f"The hub approved the channel {channel(1).name}")
+    # Approved is not selling (the channel's card says "On sale: No"): the sentence says what to do.
+    assert "It does not sell yet" in event_text(event)
+    assert "sells the property now" not in event_text(event)
 
 
 def test_a_send_the_hub_refuses_is_an_event(hub_property):

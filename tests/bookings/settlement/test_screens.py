@@ -32,6 +32,14 @@ def reconcile(prop, **fields):
     return reconciliation
 
 
+#: The statuses (the hub's word, ours, our no-show) of the rows finished() writes, by number.
+STATUSES = {
+    "VH1": ("confirmed", "confirmed", False),
+    "VH2": ("cancelled", "confirmed", True),
+    "VH3": ("on hold", "", False),
+}
+
+
 def finished(prop, rows):
     """A done reconciliation of prop with these (category, number, hub total) rows."""
     reconciliation = reconcile(prop, status=RunStatus.DONE)
@@ -44,6 +52,9 @@ def finished(prop, rows):
             date=korea_today(),
             month=korea_today().replace(day=1),
             hub_total_amount=total,
+            hub_status=STATUSES.get(number, ("", "", False))[0],
+            our_status=STATUSES.get(number, ("", "", False))[1],
+            our_no_show=STATUSES.get(number, ("", "", False))[2],
         )
         for category, number, total in rows
     )
@@ -122,6 +133,10 @@ def test_the_csv_export_is_utf8_with_a_bom_and_the_pages_filters(client):
     assert [line[0] for line in lines[1:]] == ["VH1", "VH2", "VH3"]
     assert lines[1][1].startswith("바다펜션")
     assert lines[2][6] == "121000"
+    # The statuses in the header's language: never the raw words under Korean headers.
+    assert lines[1][4:6] == ["확정됨", "확정됨"]
+    assert lines[2][4:6] == ["취소됨", "확정됨 · 노쇼"]
+    assert lines[3][4:6] == ["on hold", ""]  # a word of the hub's that is none of ours stays as it wrote it
     only_amount = b"".join(client.get(url + "?category=amount").streaming_content).decode("utf-8-sig")
     assert [line[0] for line in csv.reader(io.StringIO(only_amount))][1:] == ["VH2"]
 

@@ -20,6 +20,7 @@ from hubsandbox import sales
 from hubsandbox.faults import inject_faults
 from hubsandbox.models import SandboxRequest, SandboxSale
 from integration.access.choices import MembershipRole
+from integration.content.names import display_name
 from tests.factories import member
 from tests.hub_fixtures import wait_until
 from tests.hubsandbox.test_sales import seed
@@ -213,6 +214,13 @@ def test_compare_with_hub_reads_both_sides_as_the_booking_page_does(selling, cli
     assert shown["total_amount"] == (total, total)
     assert shown["checkin"] == (checkin, checkin)
     assert f'<td class="hub">{total}</td>' in page.content.decode()
+    # The property, room type and rate plan by their names (the id beside), never by the id alone.
+    with translation.override(language):
+        room = f"{display_name(booking.room_type)} ({booking.room_type.vendor_id})"
+        plan = f"{display_name(booking.rate_plan)} ({booking.rate_plan.vendor_id})"
+    assert shown["room_type"] == (room, room)
+    assert shown["rate_plan"] == (plan, plan)
+    assert shown["property"][0] == f"{booking.property.name} ({booking.property.vendor_id})"
 
 
 def test_a_run_cut_at_its_soft_time_limit_fails_saying_so(selling):
@@ -226,3 +234,22 @@ def test_a_run_cut_at_its_soft_time_limit_fails_saying_so(selling):
 
     assert reconciliation.status == RunStatus.FAILED
     assert reconciliation.error == "The run took longer than its time limit; run it again."
+
+
+def test_a_no_show_is_shown_beside_our_status_in_the_comparison(selling, client):
+    """The front desk's no-show stays a confirmed booking for the comparison (the channel may settle it),
+    and the report and its CSV say it beside our status."""
+    number = sell(selling)
+    Booking.objects.filter(vendor_booking_number=number).update(desk_status=Booking.Desk.NO_SHOW)
+    reconciliation = reconciliation_run(reconciliation_id=reconcile(selling.room_type.property).pk)
+
+    row = reconciliation.rows.get(vendor_booking_number=number)
+    assert (row.category, row.our_no_show) == (Category.MATCHED, True)
+    client.force_login(member(selling.room_type.property, MembershipRole.MANAGER))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    report = client.get(reverse("admin:settlement_reconciliation_change", args=[reconciliation.pk]))
+    assert "Confirmed · No-show" in report.content.decode()
+    csv_text = b"".join(
+        client.get(reverse("admin:settlement_reconciliation_csv", args=[reconciliation.pk])).streaming_content
+    ).decode("utf-8-sig")
+    assert "Confirmed · No-show" in csv_text

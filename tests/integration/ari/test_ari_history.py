@@ -286,6 +286,12 @@ def test_the_change_page_previews_the_undo_then_applies_it(property_a, rows, sta
     undo = preview.context["undo"]
     assert [(cell["old"], cell["new"]) for cell in undo["cells"]] == [("120,000", "100,000")] * 2
     assert len(undo["requests"]) == 1
+    # The undo button under the preview's counts, above its cells and the change's (lists of thousands of
+    # rows would push it out of sight): one button, the first thing after the counts.
+    page = preview.content.decode()
+    assert page.count('name="apply"') == 1
+    assert page.index(">Restore<") < page.index('name="apply"') < page.index('class="vh-bulk-cells vh-undo-cells"')
+    assert page.index('name="apply"') < page.index('id="vh-change-cells"')
     response = client.post(url("ari_change", property_a, bulk.pk), {"apply": "1", "cells": undo["digest"]})
 
     new = AriChangeSet.objects.get(source="undo")

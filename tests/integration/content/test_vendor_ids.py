@@ -104,3 +104,22 @@ def test_refund_keys_are_days_written_as_the_spec_has_them(key):
         prop.full_clean()
 
     assert "refunds" in raised.value.message_dict
+
+
+@pytest.mark.parametrize(("language", "said"), [("en", "at most 40 characters (it has 41)"), ("ko", "40")])
+def test_an_id_too_long_is_said_never_cut_by_the_browser(manager_client, property_a, language, said):
+    """A 41-character id: the input carries no maxlength (the browser would cut a pasted id to 40 without a
+    word), and saving says how long it may be and how long it is."""
+    manager_client.cookies["django_language"] = language
+    for name, fields, model in _add_forms(property_a):
+        url = reverse(f"admin:integration_{name}_add")
+        page = manager_client.get(url).content.decode()
+        vendor_id_input = page[page.index('id="id_vendor_id"') - 200 : page.index('id="id_vendor_id"') + 50]
+        assert "maxlength" not in vendor_id_input, name
+        before = model.objects.count()
+
+        _response, errors, _ = submit(manager_client, url, vendor_id="a" * 41, **fields)
+
+        assert said in " ".join(errors.get("vendor_id", [])), (name, errors)
+        assert "41" in " ".join(errors["vendor_id"])
+        assert model.objects.count() == before

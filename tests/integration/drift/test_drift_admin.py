@@ -1,13 +1,18 @@
 """The drift screens: each person sees and acts on their own properties' checks only."""
 
+import re
+
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
+from integration.content.names import display_name
 from integration.drift.choices import DriftCheckStatus
 from integration.drift.models import DriftCheck, DriftDifference
+from integration.models import RoomType
 from integration.sync.choices import SyncStatus
 from integration.sync.services.outbox import sync_state_ensure
-from tests.factories import UserFactory
+from tests.factories import UserFactory, hub_content
 
 pytestmark = pytest.mark.django_db
 
@@ -143,7 +148,7 @@ def test_the_report_names_fields_by_label_and_shows_plain_values_with_the_raw_pa
     assert shown["i18n[ko-KR].name"] == ("Name (Korean)", "한옥 스테이", "한옥", 'i18n[ko-KR].name: "한옥 스테이"')
     assert shown["settings.extra_adult_price"][:3] == ("Extra adult price (KRW)", "20,000", "25,000")
     assert shown["facility_tags"][1:3] == ("PARKING, WIFI", "WIFI")
-    assert shown["photos[1].description"][:3] == ("Photos · #2 · caption", "정원", "—")
+    assert shown["photos[1].description"][:3] == ("Property photos · #2 · caption", "정원", "—")
     assert shown["email"][:3] == ("Email", "front@example.com", "x@hub")
     html = client.get(reverse("admin:integration_driftcheck_change", args=[check.pk])).content.decode()
     assert 'title="settings.extra_adult_price"' in html
@@ -168,3 +173,39 @@ def test_the_list_and_the_report_follow_a_check_until_it_has_run(client, staff_a
     DriftCheck.objects.filter(pk=queued.pk).update(status=DriftCheckStatus.DONE)
     assert client.get(running_url).json() == {"running": []}
     assert "drift_refresh.js" not in client.get(reverse("admin:integration_driftcheck_changelist")).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "capacity", "unknown"),
+    [("ko", "최대 인원", "허브의 필드 “max_occupancy”"), ("en", "Maximum capacity", "The hub's field “max_occupancy”")],
+)
+def test_the_report_names_room_types_and_plans_and_says_a_field_we_do_not_know_in_the_readers_language(
+    client, staff_a, property_a, language, capacity, unknown
+):
+    """A resource by its name (its hub id in a tooltip), never by id alone; a field none of our models has
+    in the reader's language around the hub's name, never as English words ("Max occupancy")."""
+    room_type, _standalone, _package, (plan, _other) = hub_content(property_a)
+    RoomType.objects.filter(pk=room_type.pk).update(name="별채")
+    check = DriftCheck.objects.create(property=property_a, status=DriftCheckStatus.DONE, difference_count=3)
+    room_state, plan_state = sync_state_ensure(room_type), sync_state_ensure(plan)
+    for state, resource, field in [
+        (room_state, f"{property_a.vendor_id}/{room_type.vendor_id}", "max_capacity"),
+        (room_state, f"{property_a.vendor_id}/{room_type.vendor_id}", "max_occupancy"),
+        (plan_state, f"{property_a.vendor_id}/{plan.vendor_id}", "name"),
+    ]:
+        DriftDifference.objects.create(check_run=check, state=state, resource=resource, field=field, ours=4, hubs=5)
+    client.force_login(staff_a)
+    client.cookies["django_language"] = language
+
+    response = client.get(reverse("admin:integration_driftcheck_change", args=[check.pk]))
+
+    labels = {row.field: label for row, label, _ours, _hubs in response.context["rows"]}
+    assert labels["max_capacity"] == capacity
+    assert labels["max_occupancy"] == unknown
+    cells = re.findall(r'<td class="vh-drift-resource">(.*?)</td>', response.content.decode(), re.S)
+    assert len(cells) == 3
+    assert all("<code>" not in cell for cell in cells)  # every resource named, none by its id alone
+    with translation.override(language):
+        plan.refresh_from_db()
+        assert any(display_name(plan) in cell for cell in cells)
+    assert any("별채" in cell and f'title="{property_a.vendor_id}/{room_type.vendor_id}"' in cell for cell in cells)
