@@ -41,6 +41,7 @@ from .errors import (
 )
 from .models import Booking, InboundCall, SeenWebhook
 from .notifications import BookingEvent, booking_notify_on_commit
+from .reports.figures import figures_booked, figures_canceled
 from .selectors import Sold, booking_repeated, booking_sold, checked_number, extra_charges, nightly_rates
 from .signals import booking_canceled
 
@@ -134,6 +135,7 @@ def _create_holding(payload: Payload, digest: str) -> Booking:
             inventory_hold(room_type=sold.room_type, dates=nights)
             if confirmed:
                 inventory_take(room_type=sold.room_type, dates=nights)
+                figures_booked(booking=booking)
                 booking_notify_on_commit(booking=booking, event=BookingEvent.CREATED)
     except NoRoomsAvailable:
         raise BookingError(NO_ROOMS) from None
@@ -251,6 +253,7 @@ def booking_confirm(*, number: str) -> Booking:
             booking.status = Booking.Status.CONFIRMED
             booking.confirmed_at = timezone.now()
             booking.save(update_fields=["status", "confirmed_at", "updated_at"])
+            figures_booked(booking=booking)
             booking_notify_on_commit(booking=booking, event=BookingEvent.CREATED)
             return booking
     raise BookingError(CANNOT_CONFIRM)
@@ -299,12 +302,14 @@ def booking_cancel(*, number: str) -> Booking:
 
 
 def _release(booking: Booking) -> None:
-    inventory_release(
-        room_type=booking.room_type, dates=_nights(booking), taken=booking.status == Booking.Status.CONFIRMED
-    )
+    """Cancel booking and give its nights back (taken ones, and the reports' figures, for a confirmed one)."""
+    taken = booking.status == Booking.Status.CONFIRMED
+    inventory_release(room_type=booking.room_type, dates=_nights(booking), taken=taken)
     booking.status = Booking.Status.CANCELED
     booking.canceled_at = timezone.now()
     booking.save(update_fields=["status", "canceled_at", "updated_at"])
+    if taken:
+        figures_canceled(booking=booking)
 
 
 def bookings_release_expired(*, now: datetime.datetime | None = None) -> int:
