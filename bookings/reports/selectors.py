@@ -399,3 +399,79 @@ def report_of(
 def report_properties(user: Any) -> QuerySet[Property]:
     """The properties whose reports a person may read: those they manage (every one for a superuser)."""
     return properties_for_user(user, roles=(MembershipRole.MANAGER,))
+
+
+#: The dashboard's small charts: days of occupancy ahead, and the height of their drawing (SVG units).
+CHART_DAYS = 30
+CHART_HEIGHT = 40
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One bar of a small chart: where it is drawn (x, y, height in SVG units) and what it says."""
+
+    x: int
+    y: float
+    height: float
+    title: str
+
+
+@dataclass
+class CardCharts:
+    """A property's small charts on the dashboard: occupancy of the next 30 days (and its average), and the
+    room nights picked up on each day of this month so far (and their sum)."""
+
+    occupancy: list[Bar]
+    occupancy_average: Decimal | None
+    pickup: list[Bar]
+    pickup_total: int
+    start: datetime.date
+    end: datetime.date
+    width: int = CHART_DAYS * 4
+
+
+def _bars(values: list[tuple[datetime.date, Decimal | int, str]], top: Decimal | int) -> list[Bar]:
+    """Bars 3 units wide, 4 apart, as high as their value against top (the tallest possible)."""
+    bars = []
+    for index, (_date, value, title) in enumerate(values):
+        height = float(Decimal(max(value, 0)) / Decimal(top) * CHART_HEIGHT) if top else 0.0
+        bars.append(Bar(x=index * 4, y=CHART_HEIGHT - height, height=height, title=title))
+    return bars
+
+
+def property_charts(property_ids: list[int], *, today: datetime.date) -> dict[int, CardCharts]:
+    """The small charts of these properties (a page of the dashboard's cards), in three queries whatever
+    their number: the nights sold and available of the next 30 days, and this month's pickup."""
+    end = today + datetime.timedelta(days=CHART_DAYS - 1)
+    sold = DailyFigure.objects.filter(property_id__in=property_ids, date__range=(today, end))
+    available = RoomTypeDay.objects.filter(room_type__property_id__in=property_ids, date__range=(today, end))
+    picked = PickupFigure.objects.filter(property_id__in=property_ids, day__range=(today.replace(day=1), today))
+    rooms: dict[tuple[int, datetime.date], int] = defaultdict(int)
+    for pk, date, count in sold.values_list("property_id", "date").annotate(Sum("rooms")).order_by():
+        rooms[pk, date] = count
+    stock: dict[tuple[int, datetime.date], int] = defaultdict(int)
+    for pk, date, count in (
+        available.values_list("room_type__property_id", "date").annotate(Sum("allotment")).order_by()
+    ):
+        stock[pk, date] = count
+    pickup: dict[tuple[int, datetime.date], int] = defaultdict(int)
+    for pk, date, booked, canceled in (
+        picked.values_list("property_id", "day").annotate(Sum("rooms_booked"), Sum("rooms_canceled")).order_by()
+    ):
+        pickup[pk, date] = booked - canceled
+    days = [today + datetime.timedelta(days=n) for n in range(CHART_DAYS)]
+    month = [today.replace(day=n) for n in range(1, today.day + 1)]
+    charts = {}
+    for pk in property_ids:
+        shares = [(date, ratio(rooms[pk, date], stock[pk, date], percent=True) or Decimal(0)) for date in days]
+        picks = [(date, pickup[pk, date]) for date in month]
+        top = max([count for _date, count in picks] + [1])
+        charts[pk] = CardCharts(
+            occupancy=_bars([(date, share, f"{date:%m-%d} {share:.0f}%") for date, share in shares], 100),
+            occupancy_average=ratio(sum(rooms[pk, d] for d in days), sum(stock[pk, d] for d in days), percent=True),
+            pickup=_bars([(date, count, f"{date:%m-%d} {count:+d}") for date, count in picks], top),
+            pickup_total=sum(count for _date, count in picks),
+            start=today,
+            end=end,
+        )
+    return charts
