@@ -267,7 +267,12 @@ def channel_report(properties: QuerySet[Property], start: datetime.date, end: da
         Column("kept", _("Kept by the channel"), Kind.MONEY),
         Column("kept_share", _("Share the channel kept"), Kind.PERCENT),
     ]
-    return Report(columns, rows, build(pgettext("report row", "Total"), totals), series=[("revenue", "bar", "y"), ("net", "bar", "y")])
+    return Report(
+        columns,
+        rows,
+        build(pgettext("report row", "Total"), totals),
+        series=[("revenue", "bar", "y"), ("net", "bar", "y")],
+    )
 
 
 def pickup_report(properties: QuerySet[Property], start: datetime.date, end: datetime.date, grouping: str) -> Report:
