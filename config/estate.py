@@ -11,8 +11,8 @@ from django.db.models import BooleanField, Count, ExpressionWrapper, Q
 
 from bookings.models import Booking
 from bookings.reports.selectors import property_charts
-from core.dates import korea_today
 from bookings.selectors import BookingCounts, booking_counts, booking_totals
+from core.dates import korea_today
 from integration.access.choices import MembershipRole
 from integration.access.selectors import properties_for_user
 from integration.content.choices import ContentStatus

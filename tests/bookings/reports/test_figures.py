@@ -59,7 +59,7 @@ def estate(hub_client):
 
 
 def rows(report):
-    return [{key: value for key, value in row.items()} for row in report.rows]
+    return [dict(row) for row in report.rows]
 
 
 def test_performance_counts_sold_nights_of_confirmed_bookings_within_the_range(estate):
@@ -80,7 +80,8 @@ def test_performance_counts_sold_nights_of_confirmed_bookings_within_the_range(e
 
 def test_booking_patterns_count_by_arrival(estate):
     report = bookings_report(estate, day(1), day(3), "day")
-    assert [(r["received"], r["canceled"], r["cancellation"], r["staying"], r["length"], r["lead"]) for r in report.rows] == [
+    keys = ("received", "canceled", "cancellation", "staying", "length", "lead")
+    assert [tuple(row[key] for key in keys) for row in report.rows] == [
         (1, 0, D("0.00"), 1, D("2.00"), D("4.00")),
         (1, 0, D("0.00"), 1, D("3.00"), D("3.00")),
         (1, 1, D("100.00"), 0, None, None),

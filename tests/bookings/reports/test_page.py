@@ -21,7 +21,7 @@ KINDS = ("performance", "pickup", "pace", "channels", "bookings")
 
 @pytest.fixture
 def plans():
-    room_type, standard, package = sellable(allotment=5)
+    _room_type, standard, package = sellable(allotment=5)
     return standard, package
 
 
