@@ -3,6 +3,7 @@ dates, grouped how. Bad input is a form error, never a page that fails."""
 
 import calendar
 import datetime
+from typing import cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -50,10 +51,11 @@ class ReportForm(forms.Form):
         initial = {"report": ReportKind.PERFORMANCE, "start": start, "end": end, "grouping": Grouping.DAY}
         # A page opened without a query shows the initial report; any field given is checked as typed.
         super().__init__({**initial, **data.dict()} if data else initial)
-        self.fields["property"].queryset = properties.only("pk", "name").order_by("name", "pk")
+        field = cast(forms.ModelChoiceField, self.fields["property"])
+        field.queryset = properties.only("pk", "name").order_by("name", "pk")
 
     def clean(self):
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         start, end = cleaned.get("start"), cleaned.get("end")
         if start and end:
             if end < start:

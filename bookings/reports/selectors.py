@@ -4,7 +4,7 @@ follow USALI (the Uniform System of Accounts for the Lodging Industry): see docs
 
 import datetime
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -95,7 +95,7 @@ def ratio(part: Decimal | int, whole: Decimal | int, *, percent: bool = False) -
 
 
 def _by_period(
-    rows: Iterable[dict[str, Any]], grouping: str, *, day: str = "date", shift: datetime.timedelta | None = None
+    rows: Iterable[Mapping[str, Any]], grouping: str, *, day: str = "date", shift: datetime.timedelta | None = None
 ) -> dict[datetime.date, dict[str, Any]]:
     """Rows of a query grouped by day, added up by period (shift: added to each day first)."""
     found: dict[datetime.date, dict[str, Any]] = defaultdict(lambda: defaultdict(int))
@@ -138,7 +138,7 @@ def _available(properties: QuerySet[Property], start: datetime.date, end: dateti
 
 
 def _rows(
-    spans: list[Period], found: dict[datetime.date, dict[str, Any]], build: Callable[[str, dict[str, Any]], dict]
+    spans: list[Period], found: dict[datetime.date, dict[str, Any]], build: Callable[[str, Mapping[str, Any]], dict[str, Any]]
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """A row per period built from its sums, and the total row built from every period's sums added."""
     totals: dict[str, Any] = defaultdict(int)
@@ -159,7 +159,7 @@ def performance_report(
     for date, sums in _by_period(_available(properties, start, end), grouping).items():
         found.setdefault(date, defaultdict(int))["available"] = sums["available"]
 
-    def build(label: str, sums: dict[str, Any]) -> dict[str, Any]:
+    def build(label: str, sums: Mapping[str, Any]) -> dict[str, Any]:
         available, rooms = sums.get("available", 0), sums.get("rooms", 0)
         revenue, net = Decimal(sums.get("revenue", 0)), Decimal(sums.get("net", 0))
         return {
@@ -192,7 +192,7 @@ def bookings_report(properties: QuerySet[Property], start: datetime.date, end: d
     average length of stay and lead time (of the bookings that stay)."""
     found = _by_period(_stay_figures(properties, start, end), grouping)
 
-    def build(label: str, sums: dict[str, Any]) -> dict[str, Any]:
+    def build(label: str, sums: Mapping[str, Any]) -> dict[str, Any]:
         staying, canceled, no_shows = sums.get("arrivals", 0), sums.get("canceled", 0), sums.get("no_shows", 0)
         received = staying + canceled + no_shows
         return {
@@ -236,7 +236,7 @@ def channel_report(properties: QuerySet[Property], start: datetime.date, end: da
     )
     all_revenue = sum((Decimal(row["revenue"] or 0) for row in per_channel), Decimal(0))
 
-    def build(label: str, sums: dict[str, Any]) -> dict[str, Any]:
+    def build(label: str, sums: Mapping[str, Any]) -> dict[str, Any]:
         revenue, net = Decimal(sums.get("revenue") or 0), Decimal(sums.get("net") or 0)
         return {
             "label": label,
@@ -296,7 +296,7 @@ def pickup_report(properties: QuerySet[Property], start: datetime.date, end: dat
     spans = periods(min(found), max(found), grouping) if found else []
     on_books = 0
 
-    def build(label: str, sums: dict[str, Any]) -> dict[str, Any]:
+    def build(label: str, sums: Mapping[str, Any]) -> dict[str, Any]:
         nonlocal on_books
         booked, canceled = sums.get("booked", 0), sums.get("canceled", 0)
         on_books += booked - canceled
@@ -355,7 +355,7 @@ def pace_report(
     for date, sums in _by_period(last_year, grouping, shift=LAST_YEAR).items():
         found.setdefault(date, defaultdict(int)).update(sums)
 
-    def build(label: str, sums: dict[str, Any]) -> dict[str, Any]:
+    def build(label: str, sums: Mapping[str, Any]) -> dict[str, Any]:
         rooms, last_rooms = sums.get("rooms", 0), sums.get("last_rooms", 0)
         return {
             "label": label,
