@@ -138,7 +138,9 @@ def _available(properties: QuerySet[Property], start: datetime.date, end: dateti
 
 
 def _rows(
-    spans: list[Period], found: dict[datetime.date, dict[str, Any]], build: Callable[[str, Mapping[str, Any]], dict[str, Any]]
+    spans: list[Period],
+    found: dict[datetime.date, dict[str, Any]],
+    build: Callable[[str, Mapping[str, Any]], dict[str, Any]],
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """A row per period built from its sums, and the total row built from every period's sums added."""
     totals: dict[str, Any] = defaultdict(int)
