@@ -446,26 +446,36 @@ def _bars(values: list[tuple[datetime.date, Decimal | int, str]], top: Decimal |
     return bars
 
 
-def property_charts(property_ids: list[int], *, today: datetime.date) -> dict[int, CardCharts]:
-    """The small charts of these properties (a page of the dashboard's cards), in three queries whatever
-    their number: the nights sold and available of the next 30 days, and this month's pickup."""
-    end = today + datetime.timedelta(days=CHART_DAYS - 1)
+_Sums = dict[tuple[int, datetime.date], int]
+
+
+def _card_sums(property_ids: list[int], today: datetime.date, end: datetime.date) -> tuple[_Sums, _Sums, _Sums]:
+    """{(property, date): count} of the nights sold and available from today to end, and of this month's
+    net pickup by day: three grouped queries."""
     sold = DailyFigure.objects.filter(property_id__in=property_ids, date__range=(today, end))
     available = RoomTypeDay.objects.filter(room_type__property_id__in=property_ids, date__range=(today, end))
     picked = PickupFigure.objects.filter(property_id__in=property_ids, day__range=(today.replace(day=1), today))
-    rooms: dict[tuple[int, datetime.date], int] = defaultdict(int)
+    rooms: _Sums = defaultdict(int)
     for pk, date, count in sold.values_list("property_id", "date").annotate(Sum("rooms")).order_by():
         rooms[pk, date] = count
-    stock: dict[tuple[int, datetime.date], int] = defaultdict(int)
+    stock: _Sums = defaultdict(int)
     for pk, date, count in (
         available.values_list("room_type__property_id", "date").annotate(Sum("allotment")).order_by()
     ):
         stock[pk, date] = count
-    pickup: dict[tuple[int, datetime.date], int] = defaultdict(int)
+    pickup: _Sums = defaultdict(int)
     for pk, date, booked, canceled in (
         picked.values_list("property_id", "day").annotate(Sum("rooms_booked"), Sum("rooms_canceled")).order_by()
     ):
         pickup[pk, date] = booked - canceled
+    return rooms, stock, pickup
+
+
+def property_charts(property_ids: list[int], *, today: datetime.date) -> dict[int, CardCharts]:
+    """The small charts of these properties (a page of the dashboard's cards), in three queries whatever
+    their number: the nights sold and available of the next 30 days, and this month's pickup."""
+    end = today + datetime.timedelta(days=CHART_DAYS - 1)
+    rooms, stock, pickup = _card_sums(property_ids, today, end)
     days = [today + datetime.timedelta(days=n) for n in range(CHART_DAYS)]
     month = [today.replace(day=n) for n in range(1, today.day + 1)]
     charts = {}
