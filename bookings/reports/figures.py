@@ -3,6 +3,7 @@ that confirms, cancels (or, at the front desk, marks a no-show of) a booking, so
 bookings never disagree. Only confirmed bookings count: a pending hold is not yet sold."""
 
 import datetime
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -26,6 +27,24 @@ def split_evenly(total: Decimal, parts: int) -> list[Decimal]:
     return [(base + (1 if index < extra else 0)) * _CENT for index in range(parts)]
 
 
+#: The daily figures' key and the figures added to it (bookings.reports.models), in the order the rows
+#: below give their values.
+DAILY_KEY = ("property_id", "date", "channel_id")
+DAILY_FIELDS = ("rooms", "revenue", "net", "arrivals", "canceled", "no_shows", "stay_nights", "lead_days")
+PICKUP_KEY = ("property_id", "date", "day")
+PICKUP_FIELDS = (
+    "rooms_booked",
+    "revenue_booked",
+    "bookings_booked",
+    "rooms_canceled",
+    "revenue_canceled",
+    "bookings_canceled",
+)
+
+#: A row to add: its key, and a value per field.
+Row = tuple[tuple[Any, ...], tuple[Any, ...]]
+
+
 @dataclass(frozen=True)
 class _Stay:
     """What a booking adds to the figures: its nights with their share of the amount and the net price."""
@@ -38,95 +57,94 @@ class _Stay:
     lead_days: int
 
 
-def _stay(booking: Booking) -> _Stay:
-    nights = [datetime.date.fromisoformat(night) for night in booking.nights]
-    reserved = booking.reserved_at.astimezone(KOREA).date()
+def _stay(
+    property_id: int, channel_id: int, nights: list[str], amount: Decimal, net: Decimal, reserved: datetime.date
+) -> _Stay:
+    dates = [datetime.date.fromisoformat(night) for night in nights]
     return _Stay(
-        property_id=booking.property_id,
-        channel_id=booking.channel_id,
-        nights=nights,
-        revenue=split_evenly(booking.amount, len(nights)),
-        net=split_evenly(booking.net_price, len(nights)),
-        lead_days=max((nights[0] - reserved).days, 0),
+        property_id=property_id,
+        channel_id=channel_id,
+        nights=dates,
+        revenue=split_evenly(amount, len(dates)),
+        net=split_evenly(net, len(dates)),
+        lead_days=max((dates[0] - reserved).days, 0),
     )
 
 
-def _daily(stay: _Stay, sign: int, *, arrival: dict[str, int]) -> list[dict[str, Any]]:
-    """The daily figures' rows of a stay, each night's added with sign, arrival's counts on the first."""
-    return [
-        {
-            "property_id": stay.property_id,
-            "date": night,
-            "channel_id": stay.channel_id,
-            "rooms": sign,
-            "revenue": sign * revenue,
-            "net": sign * net,
-            "arrivals": sign if index == 0 else 0,
-            "canceled": arrival.get("canceled", 0) if index == 0 else 0,
-            "no_shows": arrival.get("no_shows", 0) if index == 0 else 0,
-            "stay_nights": sign * len(stay.nights) if index == 0 else 0,
-            "lead_days": sign * stay.lead_days if index == 0 else 0,
-        }
-        for index, (night, revenue, net) in enumerate(zip(stay.nights, stay.revenue, stay.net, strict=True))
-    ]
+def _booking_stay(booking: Booking) -> _Stay:
+    reserved = booking.reserved_at.astimezone(KOREA).date()
+    return _stay(booking.property_id, booking.channel_id, booking.nights, booking.amount, booking.net_price, reserved)
 
 
-def _pickup(stay: _Stay, day: datetime.date, *, kind: str) -> list[dict[str, Any]]:
-    """The pickup rows of a stay booked (kind "booked") or canceled ("canceled") on day."""
-    other = "canceled" if kind == "booked" else "booked"
-    return [
-        {
-            "property_id": stay.property_id,
-            "date": night,
-            "day": day,
-            f"rooms_{kind}": 1,
-            f"revenue_{kind}": revenue,
-            f"bookings_{kind}": 1 if index == 0 else 0,
-            # Every row names every figure (the statement's columns), the other kind's unchanged.
-            f"rooms_{other}": 0,
-            f"revenue_{other}": Decimal(0),
-            f"bookings_{other}": 0,
-        }
-        for index, (night, revenue) in enumerate(zip(stay.nights, stay.revenue, strict=True))
-    ]
+def _daily(stay: _Stay, sign: int, *, canceled: int = 0, no_shows: int = 0) -> list[Row]:
+    """The daily figures' rows of a stay, each night's added with sign, its arrival counted on the first
+    (and as a cancellation or a no-show when given)."""
+    rows = []
+    for index, (night, revenue, net) in enumerate(zip(stay.nights, stay.revenue, stay.net, strict=True)):
+        first = index == 0
+        arrival = (sign, canceled, no_shows, sign * len(stay.nights), sign * stay.lead_days) if first else (0,) * 5
+        rows.append(((stay.property_id, night, stay.channel_id), (sign, sign * revenue, sign * net, *arrival)))
+    return rows
 
 
-def _add(daily: list[dict[str, Any]], pickup: list[dict[str, Any]]) -> None:
+def _pickup(stay: _Stay, day: datetime.date, *, canceled: bool) -> list[Row]:
+    """The pickup rows of a stay booked (or canceled) on day: the booking counted on its first night."""
+    rows = []
+    for index, (night, revenue) in enumerate(zip(stay.nights, stay.revenue, strict=True)):
+        figures = (1, revenue, 1 if index == 0 else 0)
+        nothing = (0, Decimal(0), 0)
+        rows.append(((stay.property_id, night, day), (*nothing, *figures) if canceled else (*figures, *nothing)))
+    return rows
+
+
+def _daily_fields(key: tuple[Any, ...], values: Iterable[Any]) -> dict[str, Any]:
+    return dict(zip(DAILY_KEY + DAILY_FIELDS, (*key, *values), strict=True))
+
+
+def _pickup_fields(key: tuple[Any, ...], values: Iterable[Any]) -> dict[str, Any]:
+    return dict(zip(PICKUP_KEY + PICKUP_FIELDS, (*key, *values), strict=True))
+
+
+def _add(daily: list[Row], pickup: list[Row]) -> None:
     with transaction.atomic():
-        sql.figures_add(DailyFigure, key=("property_id", "date", "channel_id"), rows=daily)
-        sql.figures_add(PickupFigure, key=("property_id", "date", "day"), rows=pickup)
+        sql.figures_add(DailyFigure, key=DAILY_KEY, rows=[_daily_fields(key, values) for key, values in daily])
+        sql.figures_add(PickupFigure, key=PICKUP_KEY, rows=[_pickup_fields(key, values) for key, values in pickup])
+
+
+def _canceled_day(canceled_at: datetime.datetime | None, updated_at: datetime.datetime) -> datetime.date:
+    return (canceled_at or updated_at).astimezone(KOREA).date()
 
 
 def figures_booked(*, booking: Booking) -> None:
     """Add a booking just confirmed: its nights sold, its arrival, and its pickup on the day the channel
     received it."""
-    stay = _stay(booking)
-    day = booking.reserved_at.astimezone(KOREA).date()
-    _add(_daily(stay, 1, arrival={}), _pickup(stay, day, kind="booked"))
+    stay = _booking_stay(booking)
+    _add(_daily(stay, 1), _pickup(stay, booking.reserved_at.astimezone(KOREA).date(), canceled=False))
 
 
 def figures_canceled(*, booking: Booking) -> None:
     """Take out a confirmed booking just canceled: its nights are no longer sold, its arrival counts as a
     cancellation, and its pickup on the day it was canceled is negative."""
-    stay = _stay(booking)
-    day = (booking.canceled_at or booking.updated_at).astimezone(KOREA).date()
-    _add(_daily(stay, -1, arrival={"canceled": 1}), _pickup(stay, day, kind="canceled"))
+    stay = _booking_stay(booking)
+    day = _canceled_day(booking.canceled_at, booking.updated_at)
+    _add(_daily(stay, -1, canceled=1), _pickup(stay, day, canceled=True))
 
 
 def figures_no_show(*, booking: Booking) -> None:
     """Take out a confirmed booking whose guest did not come: its nights are no longer sold and its
     arrival counts as a no-show (not a cancellation; what was booked and when stays as it was)."""
-    _add(_daily(_stay(booking), -1, arrival={"no_shows": 1}), [])
+    _add(_daily(_booking_stay(booking), -1, no_shows=1), [])
 
 
-def _accumulate(
-    totals: dict[tuple[Any, ...], dict[str, Any]], rows: list[dict[str, Any]], key: tuple[str, ...]
-) -> None:
+def _accumulate(totals: dict[tuple[Any, ...], list[Any]], rows: list[Row]) -> None:
     """Add rows to totals (their values summed per key)."""
-    for row in rows:
-        found = totals.setdefault(tuple(row[name] for name in key), dict.fromkeys(key))
-        for name, value in row.items():
-            found[name] = value if name in key else found.get(name, 0) + value
+    for key, values in rows:
+        found = totals.get(key)
+        if found is None:
+            totals[key] = list(values)
+        else:
+            for index, value in enumerate(values):
+                found[index] += value
 
 
 @transaction.atomic
@@ -134,21 +152,28 @@ def figures_rebuild() -> tuple[int, int]:
     """Compute every daily figure again from the bookings (the upgrade that brings the reports, or a check
     that the kept figures agree): each booking ever confirmed is added, each of those canceled taken out
     again, as the services did when it happened. Replaces the tables' rows; returns how many of each."""
-    daily: dict[tuple[Any, ...], dict[str, Any]] = {}
-    pickup: dict[tuple[Any, ...], dict[str, Any]] = {}
-    daily_key, pickup_key = ("property_id", "date", "channel_id"), ("property_id", "date", "day")
+    daily: dict[tuple[Any, ...], list[Any]] = {}
+    pickup: dict[tuple[Any, ...], list[Any]] = {}
     fields = ("property_id", "channel_id", "nights", "amount", "net_price", "reserved_at", "status", "canceled_at")
-    bookings = Booking.objects.filter(confirmed_at__isnull=False).only(*fields, "updated_at").order_by()
-    for booking in bookings.iterator(chunk_size=5000):
-        stay = _stay(booking)
-        _accumulate(daily, _daily(stay, 1, arrival={}), daily_key)
-        _accumulate(pickup, _pickup(stay, booking.reserved_at.astimezone(KOREA).date(), kind="booked"), pickup_key)
-        if booking.status == Booking.Status.CANCELED:
-            canceled = (booking.canceled_at or booking.updated_at).astimezone(KOREA).date()
-            _accumulate(daily, _daily(stay, -1, arrival={"canceled": 1}), daily_key)
-            _accumulate(pickup, _pickup(stay, canceled, kind="canceled"), pickup_key)
+    bookings = Booking.objects.filter(confirmed_at__isnull=False).order_by().values_list(*fields, "updated_at")
+    for prop, channel, nights, amount, net, reserved_at, status, canceled_at, updated_at in bookings.iterator(
+        chunk_size=5000
+    ):
+        reserved = reserved_at.astimezone(KOREA).date()
+        stay = _stay(prop, channel, nights, amount, net, reserved)
+        _accumulate(daily, _daily(stay, 1))
+        _accumulate(pickup, _pickup(stay, reserved, canceled=False))
+        if status == Booking.Status.CANCELED:
+            _accumulate(daily, _daily(stay, -1, canceled=1))
+            _accumulate(pickup, _pickup(stay, _canceled_day(canceled_at, updated_at), canceled=True))
     DailyFigure.objects.all().delete()
     PickupFigure.objects.all().delete()
-    DailyFigure.objects.bulk_create((DailyFigure(**row) for row in daily.values()), batch_size=5000)
-    PickupFigure.objects.bulk_create((PickupFigure(**row) for row in pickup.values()), batch_size=5000)
+    DailyFigure.objects.bulk_create(
+        (DailyFigure(**_daily_fields(key, values)) for key, values in daily.items()),
+        batch_size=5000,
+    )
+    PickupFigure.objects.bulk_create(
+        (PickupFigure(**_pickup_fields(key, values)) for key, values in pickup.items()),
+        batch_size=5000,
+    )
     return len(daily), len(pickup)

@@ -60,6 +60,8 @@ class PickupFigure(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["property", "date", "day"], name="pickupfigure_one_per_day"),
         ]
+        # The dashboard's pickup of this month reads a property's days received, whatever the stay dates.
+        indexes = [models.Index(fields=["property", "day"], name="pickupfigure_property_day")]
 
     def __str__(self):
         return f"{self.property_id} {self.date} {self.day}"
