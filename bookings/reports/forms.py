@@ -44,7 +44,7 @@ class ReportForm(forms.Form):
     )
     start = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
     end = forms.DateField(label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
-    grouping = forms.ChoiceField(label=_("Group"), choices=Grouping.choices, initial=Grouping.DAY)
+    grouping = forms.ChoiceField(label=_("Group by"), choices=Grouping.choices, initial=Grouping.DAY)
 
     def __init__(self, data, *, properties: QuerySet[Property]):
         start, end = _this_month()
