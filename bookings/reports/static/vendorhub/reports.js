@@ -16,7 +16,7 @@
       position: position,
       beginAtZero: true,
       grid: { drawOnChartArea: position === "left" },
-      ticks: { callback: function (value) { return percent ? value + "%" : value.toLocaleString(); } },
+      ticks: { precision: 0, callback: function (value) { return percent ? value + "%" : value.toLocaleString(); } },
     };
   }
   new window.Chart(canvas, {
