@@ -16,7 +16,7 @@ import time
 from datetime import UTC
 
 from bench.harness import BENCH_DIR, fresh_database, setup_django
-from bench.pages import admin_client, comparison_lines, execution_ms, median, page_runs
+from bench.pages import admin_client, comparison_lines, execution_ms, median, page_runs, slowest_plan
 
 SMALL = 1_000
 LARGE = 1_000_000
@@ -174,6 +174,7 @@ def _measure(client, url, connection):
         "median_ms": round(1000 * median(timings), 1),
         "db_ms": execution_ms(connection, queries, RUNS),
         "kb": round(len(response.content) / 1024, 1),
+        "slowest_plan": slowest_plan(connection, queries),
     }
 
 
