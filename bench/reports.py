@@ -87,7 +87,8 @@ def _first_day():
 
 def _bookings(connection, prop, made, size):
     """Bookings made + 1 to size of prop: 1 to 3 nights over two years of stay dates, received 0 to 119 days
-    ahead, on four channels, one in ten canceled a day after it was received; then VACUUM ANALYZE."""
+    ahead (and before today: none was received today, as on a quiet day), on four channels, one in ten
+    canceled a day after it was received; then VACUUM ANALYZE."""
     from integration.models import RoomType
 
     room = RoomType.objects.filter(property=prop).order_by("pk").first()
@@ -111,8 +112,8 @@ def _bookings(connection, prop, made, size):
             FROM generate_series(%(start)s, %(end)s) AS n,
                 LATERAL (SELECT %(first)s::date + n %% %(days)s AS first) AS f,
                 LATERAL (SELECT f.first, (f.first + time '15:00') AT TIME ZONE 'Asia/Seoul' AS checkin,
-                    (f.first + time '10:00') AT TIME ZONE 'Asia/Seoul' - (n * 7 %% 120) * interval '1 day'
-                    AS reserved) AS s
+                    LEAST((f.first + time '10:00') AT TIME ZONE 'Asia/Seoul' - (n * 7 %% 120) * interval '1 day',
+                        now() - (1 + n %% 90) * interval '1 day') AS reserved) AS s
             """,
             {
                 "property": prop.pk,
