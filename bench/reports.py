@@ -16,7 +16,7 @@ import time
 from datetime import UTC
 
 from bench.harness import BENCH_DIR, fresh_database, setup_django
-from bench.pages import admin_client, comparison_lines, execution_ms, median, page_runs, slowest_plan
+from bench.pages import add_ratios, admin_client, comparison_lines, measure_page
 
 SMALL = 1_000
 LARGE = 1_000_000
@@ -49,13 +49,11 @@ def main():
             figures[f"{label}_fill_seconds"] = round(time.perf_counter() - started, 1)
             figures[f"{label}_rebuild_seconds"] = _rebuild(connection)
             figures[f"{label}_rows"] = {"bookings": size, "figures": _figure_rows(connection)}
-            figures[label] = {name: _measure(client, url, connection) for name, url in _pages(prop).items()}
+            figures[label] = {
+                name: measure_page(client, url, connection, RUNS, plan=True) for name, url in _pages(prop).items()
+            }
             made = size
-    for name, page in figures["large"].items():
-        small = figures["small"][name]
-        page["time_ratio"] = round(page["ms"] / small["ms"], 2)
-        page["db_ratio"] = round(page["db_ms"] / max(small["db_ms"], 0.01), 2)
-        page["same_queries"] = page["queries"] == small["queries"]
+    add_ratios(figures)
     print(report(figures))
     BENCH_DIR.mkdir(parents=True, exist_ok=True)
     (BENCH_DIR / "reports.json").write_text(json.dumps(figures, indent=2) + "\n")
@@ -163,19 +161,6 @@ def _pages(prop):
         "report: performance, all properties, by month": f"{page}?start={today.replace(month=1, day=1)}"
         f"&end={today.replace(month=12, day=31)}&grouping=month",
         "dashboard": reverse("admin:index"),
-    }
-
-
-def _measure(client, url, connection):
-    """Queries, the fastest and median times of the page and PostgreSQL's time."""
-    timings, queries, response = page_runs(client, url, connection, RUNS)
-    return {
-        "queries": len(queries),
-        "ms": round(1000 * min(timings), 1),
-        "median_ms": round(1000 * median(timings), 1),
-        "db_ms": execution_ms(connection, queries, RUNS),
-        "kb": round(len(response.content) / 1024, 1),
-        "slowest_plan": slowest_plan(connection, queries),
     }
 
 
