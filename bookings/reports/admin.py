@@ -4,6 +4,7 @@ chart, table), and the same address with format=csv gives the table as a CSV fil
 from django.contrib import admin
 from django.http import StreamingHttpResponse
 from django.template.response import TemplateResponse
+from django.urls import path
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -18,6 +19,10 @@ from .selectors import Report, report_of, report_properties
 @admin.register(DailyFigure)
 class ReportAdmin(admin.ModelAdmin):
     """The reports of the properties the user manages; nobody adds, edits or deletes a figure."""
+
+    def get_urls(self):
+        # The report page only: a figure has no page of its own (no change, history or delete).
+        return [path("", self.admin_site.admin_view(self.changelist_view), name="reports_dailyfigure_changelist")]
 
     def has_add_permission(self, request):
         return False
