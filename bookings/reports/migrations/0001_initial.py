@@ -7,57 +7,85 @@ from integration.access.roles import sync_role_groups
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('integration', '0002_syncstate_lease_task'),
-        ('bookings', '0002_inboundcall_address_body_size'),
-        ('settlement', '0001_initial'),
+        ("integration", "0002_syncstate_lease_task"),
+        ("bookings", "0002_inboundcall_address_body_size"),
+        ("settlement", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DailyFigure',
+            name="DailyFigure",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('date', models.DateField(verbose_name='stay date')),
-                ('channel_id', models.PositiveIntegerField(verbose_name='channel id')),
-                ('rooms', models.IntegerField(default=0, verbose_name='room nights sold')),
-                ('revenue', models.DecimalField(decimal_places=2, default=0, max_digits=16, verbose_name='room revenue')),
-                ('net', models.DecimalField(decimal_places=2, default=0, max_digits=16, verbose_name='net revenue')),
-                ('arrivals', models.IntegerField(default=0, verbose_name='bookings arriving')),
-                ('canceled', models.IntegerField(default=0, verbose_name='canceled bookings')),
-                ('no_shows', models.IntegerField(default=0, verbose_name='no-shows')),
-                ('stay_nights', models.IntegerField(default=0, verbose_name='nights of the arrivals')),
-                ('lead_days', models.IntegerField(default=0, verbose_name='lead days of the arrivals')),
-                ('property', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='integration.property', verbose_name='property')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("date", models.DateField(verbose_name="stay date")),
+                ("channel_id", models.PositiveIntegerField(verbose_name="channel id")),
+                ("rooms", models.IntegerField(default=0, verbose_name="room nights sold")),
+                (
+                    "revenue",
+                    models.DecimalField(decimal_places=2, default=0, max_digits=16, verbose_name="room revenue"),
+                ),
+                ("net", models.DecimalField(decimal_places=2, default=0, max_digits=16, verbose_name="net revenue")),
+                ("arrivals", models.IntegerField(default=0, verbose_name="bookings arriving")),
+                ("canceled", models.IntegerField(default=0, verbose_name="canceled bookings")),
+                ("no_shows", models.IntegerField(default=0, verbose_name="no-shows")),
+                ("stay_nights", models.IntegerField(default=0, verbose_name="nights of the arrivals")),
+                ("lead_days", models.IntegerField(default=0, verbose_name="lead days of the arrivals")),
+                (
+                    "property",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="integration.property",
+                        verbose_name="property",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'report',
-                'verbose_name_plural': 'reports',
-                'constraints': [models.UniqueConstraint(fields=('property', 'date', 'channel_id'), name='dailyfigure_one_per_day')],
+                "verbose_name": "report",
+                "verbose_name_plural": "reports",
+                "constraints": [
+                    models.UniqueConstraint(fields=("property", "date", "channel_id"), name="dailyfigure_one_per_day")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='PickupFigure',
+            name="PickupFigure",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('date', models.DateField(verbose_name='stay date')),
-                ('day', models.DateField(verbose_name='day booked or canceled')),
-                ('rooms_booked', models.IntegerField(default=0, verbose_name='room nights booked')),
-                ('revenue_booked', models.DecimalField(decimal_places=2, default=0, max_digits=16, verbose_name='revenue booked')),
-                ('bookings_booked', models.IntegerField(default=0, verbose_name='bookings received')),
-                ('rooms_canceled', models.IntegerField(default=0, verbose_name='room nights canceled')),
-                ('revenue_canceled', models.DecimalField(decimal_places=2, default=0, max_digits=16, verbose_name='revenue canceled')),
-                ('bookings_canceled', models.IntegerField(default=0, verbose_name='bookings canceled')),
-                ('property', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='integration.property', verbose_name='property')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("date", models.DateField(verbose_name="stay date")),
+                ("day", models.DateField(verbose_name="day booked or canceled")),
+                ("rooms_booked", models.IntegerField(default=0, verbose_name="room nights booked")),
+                (
+                    "revenue_booked",
+                    models.DecimalField(decimal_places=2, default=0, max_digits=16, verbose_name="revenue booked"),
+                ),
+                ("bookings_booked", models.IntegerField(default=0, verbose_name="bookings received")),
+                ("rooms_canceled", models.IntegerField(default=0, verbose_name="room nights canceled")),
+                (
+                    "revenue_canceled",
+                    models.DecimalField(decimal_places=2, default=0, max_digits=16, verbose_name="revenue canceled"),
+                ),
+                ("bookings_canceled", models.IntegerField(default=0, verbose_name="bookings canceled")),
+                (
+                    "property",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="integration.property",
+                        verbose_name="property",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'pickup figure',
-                'verbose_name_plural': 'pickup figures',
-                'indexes': [models.Index(fields=['property', 'day'], name='pickupfigure_property_day')],
-                'constraints': [models.UniqueConstraint(fields=('property', 'date', 'day'), name='pickupfigure_one_per_day')],
+                "verbose_name": "pickup figure",
+                "verbose_name_plural": "pickup figures",
+                "indexes": [models.Index(fields=["property", "day"], name="pickupfigure_property_day")],
+                "constraints": [
+                    models.UniqueConstraint(fields=("property", "date", "day"), name="pickupfigure_one_per_day")
+                ],
             },
         ),
         # Managers read the reports (integration.access.roles).
