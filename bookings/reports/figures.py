@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db import transaction
+from django.apps import apps as django_apps
+from django.apps.registry import Apps
+from django.db import DEFAULT_DB_ALIAS, transaction
 
 from core.dates import KOREA
 
@@ -147,18 +149,33 @@ def _accumulate(totals: dict[tuple[Any, ...], list[Any]], rows: list[Row]) -> No
                 found[index] += value
 
 
-@transaction.atomic
-def figures_rebuild() -> tuple[int, int]:
-    """Compute every daily figure again from the bookings (the upgrade that brings the reports, or a check
-    that the kept figures agree): each booking ever confirmed is added, each of those canceled taken out
-    again, as the services did when it happened. Replaces the tables' rows; returns how many of each."""
+def figures_rebuild(*, apps: Apps | None = None, using: str = DEFAULT_DB_ALIAS) -> tuple[int, int]:
+    """Compute every daily figure again from the bookings (the migration that brings the reports, with its
+    historical models as apps; manage.py reports_rebuild, to check that the kept figures agree): each
+    booking ever confirmed is added, each of those canceled taken out again, as the services did when it
+    happened. Replaces the tables' rows (of the database using), in one transaction; returns how many of
+    each."""
+    with transaction.atomic(using=using):
+        return _rebuild(apps or django_apps, using)
+
+
+def _rebuild(models: Apps, using: str) -> tuple[int, int]:
+    bookings_model = models.get_model("bookings", "Booking")
+    daily_model, pickup_model = models.get_model("reports", "DailyFigure"), models.get_model("reports", "PickupFigure")
     daily: dict[tuple[Any, ...], list[Any]] = {}
     pickup: dict[tuple[Any, ...], list[Any]] = {}
     fields = ("property_id", "channel_id", "nights", "amount", "net_price", "reserved_at", "status", "canceled_at")
-    bookings = Booking.objects.filter(confirmed_at__isnull=False).order_by().values_list(*fields, "updated_at")
+    bookings = (
+        bookings_model.objects.using(using)
+        .filter(confirmed_at__isnull=False, status__in=(Booking.Status.CONFIRMED, Booking.Status.CANCELED))
+        .order_by()
+        .values_list(*fields, "updated_at")
+    )
     for prop, channel, nights, amount, net, reserved_at, status, canceled_at, updated_at in bookings.iterator(
         chunk_size=5000
     ):
+        if not nights:
+            continue
         reserved = reserved_at.astimezone(KOREA).date()
         stay = _stay(prop, channel, nights, amount, net, reserved)
         _accumulate(daily, _daily(stay, 1))
@@ -166,14 +183,12 @@ def figures_rebuild() -> tuple[int, int]:
         if status == Booking.Status.CANCELED:
             _accumulate(daily, _daily(stay, -1, canceled=1))
             _accumulate(pickup, _pickup(stay, _canceled_day(canceled_at, updated_at), canceled=True))
-    DailyFigure.objects.all().delete()
-    PickupFigure.objects.all().delete()
-    DailyFigure.objects.bulk_create(
-        (DailyFigure(**_daily_fields(key, values)) for key, values in daily.items()),
-        batch_size=5000,
+    daily_model.objects.using(using).all().delete()
+    pickup_model.objects.using(using).all().delete()
+    daily_model.objects.using(using).bulk_create(
+        (daily_model(**_daily_fields(key, values)) for key, values in daily.items()), batch_size=5000
     )
-    PickupFigure.objects.bulk_create(
-        (PickupFigure(**_pickup_fields(key, values)) for key, values in pickup.items()),
-        batch_size=5000,
+    pickup_model.objects.using(using).bulk_create(
+        (pickup_model(**_pickup_fields(key, values)) for key, values in pickup.items()), batch_size=5000
     )
     return len(daily), len(pickup)

@@ -3,7 +3,13 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
+from bookings.reports.figures import figures_rebuild
 from integration.access.roles import sync_role_groups
+
+
+def backfill(apps, schema_editor):
+    """The figures of the bookings already there (an upgrade): computed as reports_rebuild does."""
+    figures_rebuild(apps=apps, using=schema_editor.connection.alias)
 
 
 class Migration(migrations.Migration):
@@ -90,4 +96,6 @@ class Migration(migrations.Migration):
         ),
         # Managers read the reports (integration.access.roles).
         migrations.RunPython(sync_role_groups, migrations.RunPython.noop),
+        # The upgrade that brings the reports computes the figures of the bookings already there.
+        migrations.RunPython(backfill, migrations.RunPython.noop),
     ]
