@@ -5,7 +5,8 @@ execution time of the page's queries, and their ratios. Goal: the same queries a
 1.5x the time, because reports read the daily figures, never the bookings. The bookings are made by
 INSERT ... SELECT over generate_series (PostgreSQL only: DATABASE_URL), over two years of stay dates on
 four channels, one in ten canceled; the figures are then computed by the upgrade's backfill
-(bookings.reports.figures.figures_rebuild, which the reports' migration runs), whose time is reported too. Writes var/bench/reports.json."""
+(bookings.reports.figures.figures_rebuild, which the reports' migration runs), whose time is reported
+too. Writes var/bench/reports.json."""
 
 import datetime
 import json
