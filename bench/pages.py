@@ -80,6 +80,32 @@ def slowest_plan(connection, captured):
         return "\n".join(row[0] for row in cursor.fetchall())
 
 
+def measure_page(client, url, connection, runs, *, plan=False):
+    """Queries, the fastest and median times of the page (runs runs), PostgreSQL's time and the page's
+    size; with plan, the plan of its slowest query too (why a page grows)."""
+    timings, queries, response = page_runs(client, url, connection, runs)
+    measured = {
+        "queries": len(queries),
+        "ms": round(1000 * min(timings), 1),
+        "median_ms": round(1000 * median(timings), 1),
+        "db_ms": execution_ms(connection, queries, runs),
+        "kb": round(len(response.content) / 1024, 1),
+    }
+    if plan:
+        measured["slowest_plan"] = slowest_plan(connection, queries)
+    return measured
+
+
+def add_ratios(figures):
+    """Each page of figures["large"] with its time and database-time ratios to the same page in
+    figures["small"], and whether both made the same queries."""
+    for name, large_page in figures["large"].items():
+        small = figures["small"][name]
+        large_page["time_ratio"] = round(large_page["ms"] / small["ms"], 2)
+        large_page["db_ratio"] = round(large_page["db_ms"] / max(small["db_ms"], 0.01), 2)
+        large_page["same_queries"] = large_page["queries"] == small["queries"]
+
+
 def table_rows(page, table_id="result_list"):
     """Rows of the page's table of that id (0 when the page shows none, as an empty list does)."""
     marker = f'id="{table_id}"'

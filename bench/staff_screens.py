@@ -15,7 +15,7 @@ import time
 from datetime import UTC, date, datetime
 
 from bench.harness import BENCH_DIR, fresh_database, setup_django
-from bench.pages import admin_client, comparison_lines, execution_ms, median, page_runs
+from bench.pages import add_ratios, admin_client, comparison_lines, measure_page
 
 #: Properties and settlement rows: the small estate fills a page of each list (100 properties, a hundred
 #: rows of the report's smallest measured category), so that both sizes show as many rows and the ratio is
@@ -54,15 +54,11 @@ def main():
             figures[f"{label}_rows"] = {"properties": size[0], "settlement_rows": size[1]}
             figures[f"{label}_fill_seconds"] = round(time.perf_counter() - started, 1)
             figures[label] = {
-                name: _measure(client, url, connection)
+                name: measure_page(client, url, connection, RUNS)
                 for name, (client, url) in _pages(reverse, superuser, staff, reconciliation).items()
             }
             made = size
-    for name, large_page in figures["large"].items():
-        small = figures["small"][name]
-        large_page["time_ratio"] = round(large_page["ms"] / small["ms"], 2)
-        large_page["db_ratio"] = round(large_page["db_ms"] / max(small["db_ms"], 0.01), 2)
-        large_page["same_queries"] = large_page["queries"] == small["queries"]
+    add_ratios(figures)
     print(report(figures))
     BENCH_DIR.mkdir(parents=True, exist_ok=True)
     (BENCH_DIR / "staff_screens.json").write_text(json.dumps(figures, indent=2) + "\n")
@@ -213,18 +209,6 @@ def _pages(reverse, superuser, staff, reconciliation):
         "settlement report": (superuser, report),
         "settlement report, a category": (superuser, f"{report}?category=amount"),
         "settlement report, a number": (superuser, f"{report}?q=VH{500:012X}"),
-    }
-
-
-def _measure(client, url, connection):
-    """Queries, the fastest and median times of the page, PostgreSQL's time and the page's size."""
-    timings, queries, response = page_runs(client, url, connection, RUNS)
-    return {
-        "queries": len(queries),
-        "ms": round(1000 * min(timings), 1),
-        "median_ms": round(1000 * median(timings), 1),
-        "db_ms": execution_ms(connection, queries, RUNS),
-        "kb": round(len(response.content) / 1024, 1),
     }
 
 

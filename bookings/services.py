@@ -44,6 +44,7 @@ from .errors import (
 )
 from .models import Booking, DeskMark, InboundCall, RefusedCall, SeenWebhook
 from .notifications import BookingEvent, booking_notify_on_commit
+from .reports.figures import figures_booked, figures_canceled, figures_no_show
 from .selectors import Sold, booking_repeated, booking_sold, checked_number, extra_charges, nightly_rates
 from .signals import booking_canceled
 
@@ -137,6 +138,7 @@ def _create_holding(payload: Payload, digest: str) -> Booking:
             inventory_hold(room_type=sold.room_type, dates=nights)
             if confirmed:
                 inventory_take(room_type=sold.room_type, dates=nights)
+                figures_booked(booking=booking)
                 booking_notify_on_commit(booking=booking, event=BookingEvent.CREATED)
     except NoRoomsAvailable:
         raise BookingError(NO_ROOMS) from None
@@ -254,6 +256,7 @@ def booking_confirm(*, number: str) -> Booking:
             booking.status = Booking.Status.CONFIRMED
             booking.confirmed_at = timezone.now()
             booking.save(update_fields=["status", "confirmed_at", "updated_at"])
+            figures_booked(booking=booking)
             booking_notify_on_commit(booking=booking, event=BookingEvent.CREATED)
             return booking
     raise BookingError(CANNOT_CONFIRM)
@@ -302,12 +305,14 @@ def booking_cancel(*, number: str) -> Booking:
 
 
 def _release(booking: Booking) -> None:
-    inventory_release(
-        room_type=booking.room_type, dates=_nights(booking), taken=booking.status == Booking.Status.CONFIRMED
-    )
+    """Cancel booking and give its nights back (taken ones, and the reports' figures, for a confirmed one)."""
+    taken = booking.status == Booking.Status.CONFIRMED
+    inventory_release(room_type=booking.room_type, dates=_nights(booking), taken=taken)
     booking.status = Booking.Status.CANCELED
     booking.canceled_at = timezone.now()
     booking.save(update_fields=["status", "canceled_at", "updated_at"])
+    if taken:
+        figures_canceled(booking=booking)
 
 
 def bookings_release_expired(*, now: datetime.datetime | None = None) -> int:
@@ -418,7 +423,9 @@ def booking_desk_mark(*, booking_id: int, status: str, user: User) -> Booking:
         raise DeskRefused(_("Unknown front desk mark."))
     if refusal := desk_refusal(booking, status):
         raise DeskRefused(refusal)
-    booking.desk_status = status
+    previous, booking.desk_status = booking.desk_status, status
     booking.save(update_fields=["desk_status", "updated_at"])
     DeskMark.objects.create(booking=booking, status=status, marked_by=user)
+    if Booking.Desk.NO_SHOW in (status, previous):  # the reports count a no-show; a late check-in undoes it
+        figures_no_show(booking=booking, undone=status != Booking.Desk.NO_SHOW)
     return booking

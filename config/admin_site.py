@@ -88,7 +88,12 @@ class VendorhubAdminSite(admin.AdminSite):
 
         with_bookings = request.user.has_perm("bookings.view_booking")
         context = {
-            **dashboard_properties(request.user, request.GET.get("page"), with_bookings=with_bookings),
+            **dashboard_properties(
+                request.user,
+                request.GET.get("page"),
+                with_bookings=with_bookings,
+                with_reports=request.user.has_perm("reports.view_dailyfigure"),
+            ),
             **(extra_context or {}),
         }
         if request.user.is_superuser:

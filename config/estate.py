@@ -10,7 +10,10 @@ from django.core.paginator import Page, Paginator
 from django.db.models import BooleanField, Count, ExpressionWrapper, Q
 
 from bookings.models import Booking
+from bookings.reports.selectors import property_charts
 from bookings.selectors import BookingCounts, booking_counts, booking_totals
+from core.dates import korea_today
+from integration.access.choices import MembershipRole
 from integration.access.selectors import properties_for_user
 from integration.content.choices import ContentStatus
 from integration.hub.selectors import hub_environment_active
@@ -37,11 +40,20 @@ def _flag(condition):
     return ExpressionWrapper(condition, output_field=BooleanField())
 
 
-def dashboard_properties(user, page_number, *, with_bookings):
-    """The dashboard's context about properties: the page of cards, and for a superuser the summary of the
-    estate. A failed hub sync is one of the active hub's (an earlier hub's rows are history)."""
+def dashboard_properties(user, page_number, *, with_bookings, with_reports=False):
+    """The dashboard's context about properties: the page of cards (with_reports: each with its small
+    charts of occupancy and pickup), and for a superuser the summary of the estate. A failed hub sync is
+    one of the active hub's (an earlier hub's rows are history)."""
     failed = SyncState.objects.filter(environment=hub_environment_active(), status=SyncStatus.FAILED)
-    context = {"property_cards": _cards(user, page_number, failed, with_bookings=with_bookings)}
+    cards = _cards(user, page_number, failed, with_bookings=with_bookings)
+    if with_reports:
+        # The reports are a manager's (bookings.reports.selectors.report_properties): a staff member's
+        # cards have none.
+        managed = [card for card in cards if user.is_superuser or card["role"] == MembershipRole.MANAGER]
+        charts = property_charts([card["property"].pk for card in managed], today=korea_today())
+        for card in managed:
+            card["charts"] = charts[card["property"].pk]
+    context = {"property_cards": cards}
     if user.is_superuser:
         context["estate"] = _summary(failed, with_bookings=with_bookings)
     return context

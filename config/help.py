@@ -28,6 +28,7 @@ HELP_PAGES = {
     "integration_codemapping": "staff/owner/",
     "licenses": "staff/property-manager/",
     "settlement": "staff/owner/",
+    "reports": "staff/reports/",
     "integration_propertymembership": "operator/security/",
     "auth": "operator/security/",
     "axes": "operator/security/",

@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "licenses",
     "bookings",
     "bookings.settlement",
+    "bookings.reports",
     # Above the apps it reads (integration, licenses, bookings): composes and registers the property admin.
     "golive",
     # Above the apps that send it their events (integration, licenses, bookings).

@@ -296,6 +296,7 @@ SCREENS = [
     Screen("go-live-checklist", f"/admin/integration/property/{DEMO}/checklist/", full_page=True),
     Screen("hub-sync-states", "/admin/integration/syncstate/"),
     Screen("inbox", "/admin/inbox/event/", full_page=True),
+    Screen("reports", "/admin/reports/dailyfigure/"),
     Screen("hub-switch", "/admin/integration/hubswitch/switch/", full_page=True),
 ]
 

@@ -56,6 +56,8 @@ _MANAGER_ONLY_PERMISSIONS = [
     # Settlement: managers run reconciliations of their properties and read them; nobody edits one.
     "settlement.view_reconciliation",
     "settlement.add_reconciliation",
+    # Reports: managers read occupancy, revenue, pickup, pace and channel mix of their properties.
+    "reports.view_dailyfigure",
 ]
 
 ROLE_PERMISSIONS = {
