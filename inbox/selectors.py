@@ -61,14 +61,15 @@ def event_email_recipients(event: Event) -> QuerySet[User]:
     users = get_user_model().objects.filter(is_active=True).exclude(email="")
     if event.user_id is not None:
         return users.filter(pk=event.user_id, inbox_preference__emails=True)
+    property_id = cast(int, event.property_id)  # Event's check: an event of no person is a property's
     if event.kind in BOOKING_KINDS:
         choices = PropertyChoice.objects.filter(
-            property_id=event.property_id, bookings_shown=True, bookings_emailed=True
+            property_id=property_id, bookings_shown=True, bookings_emailed=True
         ).values("user_id")
         users = users.filter(pk__in=choices)
     else:
         users = users.filter(inbox_preference__emails=True)
-    members = PropertyMembership.objects.filter(property_id=event.property_id)
+    members = PropertyMembership.objects.filter(property_id=property_id)
     if event.kind in MANAGER_KINDS:
         members = members.filter(role=MembershipRole.MANAGER)
     return users.filter(Q(is_superuser=True) | Q(pk__in=members.values("user_id")))

@@ -166,8 +166,8 @@ def _rebuild(models: Apps, using: str) -> tuple[int, int]:
     daily_model, pickup_model = models.get_model("reports", "DailyFigure"), models.get_model("reports", "PickupFigure")
     daily: dict[tuple[Any, ...], list[Any]] = {}
     pickup: dict[tuple[Any, ...], list[Any]] = {}
-    fields = ("property_id", "channel_id", "nights", "amount", "net_price", "reserved_at", "status", "canceled_at")
-    fields += ("desk_status",)
+    fields = ["property_id", "channel_id", "nights", "amount", "net_price", "reserved_at", "status", "canceled_at"]
+    fields.append("desk_status")
     bookings = (
         bookings_model.objects.using(using)
         .filter(confirmed_at__isnull=False, status__in=(Booking.Status.CONFIRMED, Booking.Status.CANCELED))
