@@ -11,6 +11,7 @@ import builtins
 import datetime
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Count, Q
 from django.urls import reverse
@@ -41,7 +42,7 @@ from licenses.choices import LicenseType, ReviewStatus
 from licenses.models import LicenseRequest
 
 #: OURS (decision 0019): rates and availability must be at the hub for this many days from today (Korea time) on.
-ARI_HORIZON_DAYS = 365
+ARI_HORIZON_DAYS = settings.ARI_HORIZON_DAYS
 #: OURS (decision 0019): a property goes live with a confirmed request of each of these license types.
 LICENSE_TYPES_REQUIRED = (LicenseType.PERMIT, LicenseType.BUSINESS)
 #: At most this many objects are named (and linked) in one item's reason; the others are counted.

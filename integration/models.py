@@ -15,6 +15,16 @@ from .ari.models import (
     RatePlanDay,
     RoomTypeDay,
 )
+from .ari.models_avail import (
+    AriHorizonCheck,
+    AriHubDays,
+    ChannelAvailRule,
+    ChannelAvailRuleChange,
+    ChannelLeadDays,
+    PropertyCutoff,
+    RatePlanDefault,
+    RoomTypeDefault,
+)
 from .catalog.models import CatalogSnapshot, CodeMapping
 from .channels.models import ChannelOpenRequest, PropertyChannel, SalesChannel
 from .content.models import (
@@ -33,6 +43,14 @@ from .hub.models import HubConnection, HubSwitch
 from .sync.models import ResourceKind, SyncAttempt, SyncState
 
 __all__ = [
+    "RoomTypeDefault",
+    "RatePlanDefault",
+    "PropertyCutoff",
+    "ChannelLeadDays",
+    "ChannelAvailRuleChange",
+    "ChannelAvailRule",
+    "AriHubDays",
+    "AriHorizonCheck",
     "AriCellChange",
     "AriChangeSet",
     "AriChangeSource",
