@@ -5,6 +5,8 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from integration.access.roles import sync_role_groups
+
 
 class Migration(migrations.Migration):
 
@@ -157,4 +159,5 @@ class Migration(migrations.Migration):
             model_name='channelleaddays',
             constraint=models.UniqueConstraint(fields=('property', 'channel'), name='channelleaddays_one_per_channel'),
         ),
+        migrations.RunPython(sync_role_groups, migrations.RunPython.noop),
     ]

@@ -395,13 +395,27 @@ def cutoff_settings_changed(prop: Property) -> None:
     _room_types_dirty([prop.pk], [korea_today()])
 
 
-@transaction.atomic
-def lead_days_changed(prop: Property, *, old: int, new: int) -> None:
+def _lead_days_changed(prop: Property, *, old: int, new: int) -> None:
     """A channel's lead days changed: the days between the old and the new limit go to the hub again."""
     today = korea_today()
     days = [today + datetime.timedelta(days=offset) for offset in range(min(old, new), max(old, new))]
     if days:
         _room_types_dirty([prop.pk], days)
+
+
+@transaction.atomic
+def lead_days_save(*, lead: ChannelLeadDays) -> None:
+    """Save a channel's lead days; the days that close or open with it go to the hub."""
+    old = ChannelLeadDays.objects.filter(pk=lead.pk).values_list("days", flat=True).first() if lead.pk else None
+    lead.save()
+    _lead_days_changed(lead.property, old=old or 0, new=lead.days)
+
+
+@transaction.atomic
+def lead_days_delete(*, lead: ChannelLeadDays) -> None:
+    """Remove a channel's lead days: the days they closed open again at the hub."""
+    _lead_days_changed(lead.property, old=lead.days, new=0)
+    lead.delete()
 
 
 def lead_days_push(*, today: datetime.date | None = None) -> int:
