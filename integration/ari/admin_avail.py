@@ -7,8 +7,7 @@ from django.contrib import admin, messages
 from django.db import transaction
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from ..access.admin_mixins import PropertyScopedAdmin, ScopedPropertyFilter
 from .dates import ari_window
@@ -36,7 +35,7 @@ class ChannelAvailRuleForm(forms.ModelForm):
         fields = ("property", "room_type", "channel", "kind", "value", "date_from", "date_to")
 
     def clean(self):
-        data = super().clean()
+        data = super().clean() or {}
         prop, room_type = data.get("property"), data.get("room_type")
         if prop and room_type and room_type.property_id != prop.pk:
             self.add_error("room_type", _("Choose a room type of this property."))
@@ -133,7 +132,7 @@ class ChannelAvailRuleChangeAdmin(PropertyScopedAdmin):
             return "—"
         kind = ChannelAvailRuleKind(values["kind"]).label
         rooms = f" {values['value']}" if values["value"] is not None else ""
-        return f"{kind}{rooms}: {values['date_from']} – {values['date_to']}"
+        return f"{kind}{rooms}: {values['date_from']} .. {values['date_to']}"
 
     @admin.display(description=gettext_lazy("before"))
     def before_label(self, obj):
@@ -222,7 +221,7 @@ class RatePlanDefaultForm(forms.ModelForm):
         fields = ("rate_plan", "mode", *RatePlanDefault.WEEKDAY_FIELDS)
 
     def clean(self):
-        data = super().clean()
+        data = super().clean() or {}
         weekdays = [data.get(name) for name in RatePlanDefault.WEEKDAY_FIELDS]
         if data.get("mode") == RatePlanDefault.Mode.WEEKDAY and all(value is None for value in weekdays):
             raise forms.ValidationError(_("Enter the price of at least one weekday."))

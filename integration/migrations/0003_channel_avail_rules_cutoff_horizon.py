@@ -9,155 +9,336 @@ from integration.access.roles import sync_role_groups
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('integration', '0002_syncstate_lease_task'),
+        ("integration", "0002_syncstate_lease_task"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='AriHorizonCheck',
+            name="AriHorizonCheck",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('checked_at', models.DateTimeField(verbose_name='checked at')),
-                ('held_until', models.DateField(blank=True, null=True, verbose_name='the hub holds everything until')),
-                ('missing_days', models.PositiveIntegerField(default=0, verbose_name='days missing at the hub')),
-                ('property', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='horizon_check', to='integration.property', verbose_name='property')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("checked_at", models.DateTimeField(verbose_name="checked at")),
+                ("held_until", models.DateField(blank=True, null=True, verbose_name="the hub holds everything until")),
+                ("missing_days", models.PositiveIntegerField(default=0, verbose_name="days missing at the hub")),
+                (
+                    "property",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="horizon_check",
+                        to="integration.property",
+                        verbose_name="property",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'horizon check',
-                'verbose_name_plural': 'horizon checks',
+                "verbose_name": "horizon check",
+                "verbose_name_plural": "horizon checks",
             },
         ),
         migrations.CreateModel(
-            name='ChannelAvailRule',
+            name="ChannelAvailRule",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('date_from', models.DateField(verbose_name='from')),
-                ('date_to', models.DateField(verbose_name='to')),
-                ('kind', models.CharField(choices=[('close', 'Close (stop-sell)'), ('cap', 'At most this many rooms'), ('hold_back', 'Hold back this many rooms')], max_length=10, verbose_name='rule')),
-                ('value', models.PositiveIntegerField(blank=True, help_text='The cap, or the rooms held back; empty for a close-out.', null=True, verbose_name='rooms')),
-                ('updated_at', models.DateTimeField(auto_now=True, verbose_name='updated at')),
-                ('channel', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='integration.saleschannel', verbose_name='channel')),
-                ('property', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='channel_avail_rules', to='integration.property', verbose_name='property')),
-                ('room_type', models.ForeignKey(blank=True, help_text='Empty: every room type of the property.', null=True, on_delete=django.db.models.deletion.CASCADE, related_name='channel_avail_rules', to='integration.roomtype', verbose_name='room type')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("date_from", models.DateField(verbose_name="from")),
+                ("date_to", models.DateField(verbose_name="to")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("close", "Close (stop-sell)"),
+                            ("cap", "At most this many rooms"),
+                            ("hold_back", "Hold back this many rooms"),
+                        ],
+                        max_length=10,
+                        verbose_name="rule",
+                    ),
+                ),
+                (
+                    "value",
+                    models.PositiveIntegerField(
+                        blank=True,
+                        help_text="The cap, or the rooms held back; empty for a close-out.",
+                        null=True,
+                        verbose_name="rooms",
+                    ),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True, verbose_name="updated at")),
+                (
+                    "channel",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="integration.saleschannel",
+                        verbose_name="channel",
+                    ),
+                ),
+                (
+                    "property",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="channel_avail_rules",
+                        to="integration.property",
+                        verbose_name="property",
+                    ),
+                ),
+                (
+                    "room_type",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="Empty: every room type of the property.",
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="channel_avail_rules",
+                        to="integration.roomtype",
+                        verbose_name="room type",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'channel availability rule',
-                'verbose_name_plural': 'channel availability rules',
-                'ordering': ['property', 'channel', 'date_from', 'pk'],
+                "verbose_name": "channel availability rule",
+                "verbose_name_plural": "channel availability rules",
+                "ordering": ["property", "channel", "date_from", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='ChannelAvailRuleChange',
+            name="ChannelAvailRuleChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('before', models.JSONField(blank=True, null=True, verbose_name='before')),
-                ('after', models.JSONField(blank=True, null=True, verbose_name='after')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='when')),
-                ('channel', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='integration.saleschannel', verbose_name='channel')),
-                ('property', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='integration.property', verbose_name='property')),
-                ('rule', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='integration.channelavailrule', verbose_name='rule')),
-                ('undo_of', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='undos', to='integration.channelavailrulechange', verbose_name='undoes')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL, verbose_name='user')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("before", models.JSONField(blank=True, null=True, verbose_name="before")),
+                ("after", models.JSONField(blank=True, null=True, verbose_name="after")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="when")),
+                (
+                    "channel",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="integration.saleschannel",
+                        verbose_name="channel",
+                    ),
+                ),
+                (
+                    "property",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="integration.property",
+                        verbose_name="property",
+                    ),
+                ),
+                (
+                    "rule",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="integration.channelavailrule",
+                        verbose_name="rule",
+                    ),
+                ),
+                (
+                    "undo_of",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="undos",
+                        to="integration.channelavailrulechange",
+                        verbose_name="undoes",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="user",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'change of a channel availability rule',
-                'verbose_name_plural': 'changes of channel availability rules',
-                'ordering': ['-created_at', '-pk'],
+                "verbose_name": "change of a channel availability rule",
+                "verbose_name_plural": "changes of channel availability rules",
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='ChannelLeadDays',
+            name="ChannelLeadDays",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('days', models.PositiveSmallIntegerField(validators=[django.core.validators.MaxValueValidator(365)], verbose_name='minimum days before arrival')),
-                ('channel', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='integration.saleschannel', verbose_name='channel')),
-                ('property', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='integration.property', verbose_name='property')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "days",
+                    models.PositiveSmallIntegerField(
+                        validators=[django.core.validators.MaxValueValidator(365)],
+                        verbose_name="minimum days before arrival",
+                    ),
+                ),
+                (
+                    "channel",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="integration.saleschannel",
+                        verbose_name="channel",
+                    ),
+                ),
+                (
+                    "property",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="integration.property",
+                        verbose_name="property",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'channel lead days',
-                'verbose_name_plural': 'channel lead days',
-                'ordering': ['property', 'channel'],
+                "verbose_name": "channel lead days",
+                "verbose_name_plural": "channel lead days",
+                "ordering": ["property", "channel"],
             },
         ),
         migrations.CreateModel(
-            name='PropertyCutoff',
+            name="PropertyCutoff",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('cutoff_time', models.TimeField(blank=True, null=True, verbose_name='same-day cut-off (Korea time)')),
-                ('pushed_on', models.DateField(blank=True, editable=False, null=True)),
-                ('channels', models.ManyToManyField(blank=True, help_text='None chosen: every channel.', related_name='+', to='integration.saleschannel', verbose_name='channels closed at the cut-off')),
-                ('property', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='cutoff', to='integration.property', verbose_name='property')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("cutoff_time", models.TimeField(blank=True, null=True, verbose_name="same-day cut-off (Korea time)")),
+                ("pushed_on", models.DateField(blank=True, editable=False, null=True)),
+                (
+                    "channels",
+                    models.ManyToManyField(
+                        blank=True,
+                        help_text="None chosen: every channel.",
+                        related_name="+",
+                        to="integration.saleschannel",
+                        verbose_name="channels closed at the cut-off",
+                    ),
+                ),
+                (
+                    "property",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="cutoff",
+                        to="integration.property",
+                        verbose_name="property",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'same-day cut-off',
-                'verbose_name_plural': 'same-day cut-offs',
+                "verbose_name": "same-day cut-off",
+                "verbose_name_plural": "same-day cut-offs",
             },
         ),
         migrations.CreateModel(
-            name='RatePlanDefault',
+            name="RatePlanDefault",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('mode', models.CharField(choices=[('weekday', 'A price per weekday'), ('last_week', 'As the same weekday last week')], default='last_week', max_length=10, verbose_name='default')),
-                ('monday', models.IntegerField(blank=True, null=True, verbose_name='Monday')),
-                ('tuesday', models.IntegerField(blank=True, null=True, verbose_name='Tuesday')),
-                ('wednesday', models.IntegerField(blank=True, null=True, verbose_name='Wednesday')),
-                ('thursday', models.IntegerField(blank=True, null=True, verbose_name='Thursday')),
-                ('friday', models.IntegerField(blank=True, null=True, verbose_name='Friday')),
-                ('saturday', models.IntegerField(blank=True, null=True, verbose_name='Saturday')),
-                ('sunday', models.IntegerField(blank=True, null=True, verbose_name='Sunday')),
-                ('rate_plan', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='horizon_default', to='integration.rateplan', verbose_name='rate plan')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "mode",
+                    models.CharField(
+                        choices=[("weekday", "A price per weekday"), ("last_week", "As the same weekday last week")],
+                        default="last_week",
+                        max_length=10,
+                        verbose_name="default",
+                    ),
+                ),
+                ("monday", models.IntegerField(blank=True, null=True, verbose_name="Monday")),
+                ("tuesday", models.IntegerField(blank=True, null=True, verbose_name="Tuesday")),
+                ("wednesday", models.IntegerField(blank=True, null=True, verbose_name="Wednesday")),
+                ("thursday", models.IntegerField(blank=True, null=True, verbose_name="Thursday")),
+                ("friday", models.IntegerField(blank=True, null=True, verbose_name="Friday")),
+                ("saturday", models.IntegerField(blank=True, null=True, verbose_name="Saturday")),
+                ("sunday", models.IntegerField(blank=True, null=True, verbose_name="Sunday")),
+                (
+                    "rate_plan",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="horizon_default",
+                        to="integration.rateplan",
+                        verbose_name="rate plan",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'rate plan default',
-                'verbose_name_plural': 'rate plan defaults',
+                "verbose_name": "rate plan default",
+                "verbose_name_plural": "rate plan defaults",
             },
         ),
         migrations.CreateModel(
-            name='RoomTypeDefault',
+            name="RoomTypeDefault",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('stock', models.PositiveIntegerField(verbose_name='default rooms to sell')),
-                ('room_type', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='horizon_default', to='integration.roomtype', verbose_name='room type')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("stock", models.PositiveIntegerField(verbose_name="default rooms to sell")),
+                (
+                    "room_type",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="horizon_default",
+                        to="integration.roomtype",
+                        verbose_name="room type",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'room type default stock',
-                'verbose_name_plural': 'room type default stocks',
+                "verbose_name": "room type default stock",
+                "verbose_name_plural": "room type default stocks",
             },
         ),
         migrations.CreateModel(
-            name='AriHubDays',
+            name="AriHubDays",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('date_from', models.DateField()),
-                ('date_to', models.DateField()),
-                ('state', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='hub_days', to='integration.syncstate')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("date_from", models.DateField()),
+                ("date_to", models.DateField()),
+                (
+                    "state",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="hub_days", to="integration.syncstate"
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.CheckConstraint(condition=models.Q(('date_from__lte', models.F('date_to'))), name='arihubdays_from_before_to')],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("date_from__lte", models.F("date_to"))), name="arihubdays_from_before_to"
+                    )
+                ],
             },
         ),
         migrations.AddIndex(
-            model_name='channelavailrule',
-            index=models.Index(fields=['property', 'date_to'], name='channelavailrule_property_to'),
+            model_name="channelavailrule",
+            index=models.Index(fields=["property", "date_to"], name="channelavailrule_property_to"),
         ),
         migrations.AddConstraint(
-            model_name='channelavailrule',
-            constraint=models.CheckConstraint(condition=models.Q(('date_from__lte', models.F('date_to'))), name='channelavailrule_from_before_to'),
+            model_name="channelavailrule",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("date_from__lte", models.F("date_to"))), name="channelavailrule_from_before_to"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='channelavailrule',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('kind', 'close'), ('value__isnull', True)), models.Q(models.Q(('kind', 'close'), _negated=True), ('value__isnull', False)), _connector='OR'), name='channelavailrule_value_unless_close'),
+            model_name="channelavailrule",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("kind", "close"), ("value__isnull", True)),
+                    models.Q(models.Q(("kind", "close"), _negated=True), ("value__isnull", False)),
+                    _connector="OR",
+                ),
+                name="channelavailrule_value_unless_close",
+            ),
         ),
         migrations.AddIndex(
-            model_name='channelavailrulechange',
-            index=models.Index(fields=['property', '-created_at'], name='availrulechange_recent'),
+            model_name="channelavailrulechange",
+            index=models.Index(fields=["property", "-created_at"], name="availrulechange_recent"),
         ),
         migrations.AddConstraint(
-            model_name='channelleaddays',
-            constraint=models.UniqueConstraint(fields=('property', 'channel'), name='channelleaddays_one_per_channel'),
+            model_name="channelleaddays",
+            constraint=models.UniqueConstraint(fields=("property", "channel"), name="channelleaddays_one_per_channel"),
         ),
         migrations.RunPython(sync_role_groups, migrations.RunPython.noop),
     ]

@@ -66,7 +66,8 @@ def test_a_rule_is_previewed_then_saved_and_undone(setup, property_a):
 
     change = ChannelAvailRuleChange.objects.get()
     history = client.get(reverse("admin:integration_channelavailrulechange_changelist"))
-    assert history.status_code == 200 and "Yanolja" in history.content.decode()
+    assert history.status_code == 200
+    assert "Yanolja" in history.content.decode()
     client.post(
         reverse("admin:integration_channelavailrulechange_changelist"),
         {"action": "undo", "_selected_action": [change.pk]},
