@@ -24,6 +24,8 @@ from .services import avail_rules
 
 #: The POST field the preview's confirm button sends: without it a save shows the preview first.
 CONFIRM_FIELD = "_preview_confirmed"
+#: The change form's save buttons.
+SAVE_BUTTONS = ("_continue", "_addanother", "_save")
 
 
 class ChannelAvailRuleForm(forms.ModelForm):
@@ -92,7 +94,14 @@ class ChannelAvailRuleAdmin(PropertyScopedAdmin):
             "title": _("Preview of the rule"),
             "rule": after,
             "preview": preview,
-            "fields": [(key, value) for key in request.POST for value in request.POST.getlist(key)],
+            "fields": [
+                (key, value)
+                for key in request.POST
+                if key not in SAVE_BUTTONS and key != "csrfmiddlewaretoken"
+                for value in request.POST.getlist(key)
+            ],
+            # The preview's button saves as the form's button asked (save, and continue, and add another).
+            "save_button": next((name for name in SAVE_BUTTONS if name in request.POST), "_save"),
             "confirm_field": CONFIRM_FIELD,
         }
         return TemplateResponse(request, "admin/integration/channelavailrule/preview.html", context)
