@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from ..access.admin_mixins import PropertyScopedAdmin, ScopedPropertyFilter
+from ..content.choices import RatePlanType
 from .dates import ari_window
 from .models_avail import (
     ChannelAvailRule,
@@ -21,6 +22,7 @@ from .models_avail import (
     RoomTypeDefault,
 )
 from .services import avail_rules
+from .services.edits import MAX_RATE
 
 #: The POST field the preview's confirm button sends: without it a save shows the preview first.
 CONFIRM_FIELD = "_preview_confirmed"
@@ -234,6 +236,12 @@ class RatePlanDefaultForm(forms.ModelForm):
         weekdays = [data.get(name) for name in RatePlanDefault.WEEKDAY_FIELDS]
         if data.get("mode") == RatePlanDefault.Mode.WEEKDAY and all(value is None for value in weekdays):
             raise forms.ValidationError(_("Enter the price of at least one weekday."))
+        plan = data.get("rate_plan")
+        # A standalone plan's rate is a price (0 or more); a package's is a difference, which may be negative.
+        lowest = 0 if plan is not None and plan.model.type == RatePlanType.STANDALONE else -MAX_RATE
+        for name, value in zip(RatePlanDefault.WEEKDAY_FIELDS, weekdays, strict=True):
+            if value is not None and not lowest <= value <= MAX_RATE:
+                self.add_error(name, _("Enter an amount from %(low)s to %(high)s.") % {"low": lowest, "high": MAX_RATE})
         return data
 
 

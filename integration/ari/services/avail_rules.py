@@ -128,52 +128,48 @@ def room_type_availability(
 def avail_rules_read(
     room_type: RoomType, ranges: Sequence[DateRange], open_ids: set[int], *, now: datetime.datetime | None = None
 ) -> AvailRules:
-    """The rules of room_type over ranges that apply now, for the channels open_ids (hub ids)."""
+    """The rules of room_type over ranges that apply now, for the channels open_ids (hub ids); four queries
+    (a property has a few rules, read whole and narrowed here: every availability push reads them)."""
     prop = room_type.property
-    today = (now or timezone.now()).astimezone(KOREA).date()
-    within = Q()
-    for date_range in ranges:
-        within |= Q(date_from__lte=date_range.end, date_to__gte=date_range.start)
-    rows = ChannelAvailRule.objects.filter(
-        Q(room_type=room_type) | Q(room_type__isnull=True), within, property=prop, channel__channel_id__in=open_ids
-    ).values_list("channel__channel_id", "date_from", "date_to", "kind", "value")
+    moment = (now or timezone.now()).astimezone(KOREA)
+    rules = [
+        Rule(*row)
+        for row in ChannelAvailRule.objects.filter(
+            Q(room_type=room_type) | Q(room_type__isnull=True), property=prop, channel__channel_id__in=open_ids
+        ).values_list("channel__channel_id", "date_from", "date_to", "kind", "value")
+    ]
     lead_days = dict(
         ChannelLeadDays.objects.filter(property=prop, channel__channel_id__in=open_ids).values_list(
             "channel__channel_id", "days"
         )
     )
+    cutoff = list(PropertyCutoff.objects.filter(property=prop).values_list("cutoff_time", "channels__channel_id"))
+    changed = ChannelAvailRuleChange.objects.filter(property=prop, channel__channel_id__in=open_ids)
+    # The channels a rule decides, or decided (its change is in the history): the hub must hear them.
+    managed = {rule.channel_id for rule in rules} | set(lead_days) | {c for _t, c in cutoff if c is not None}
+    managed |= set(changed.values_list("channel__channel_id", flat=True).distinct())
     return AvailRules(
-        today=today,
-        rules=tuple(Rule(*row) for row in rows),
+        today=moment.date(),
+        rules=tuple(rule for rule in rules if any(r.start <= rule.end and rule.start <= r.end for r in ranges)),
         lead_days=lead_days,
-        cutoff=cutoff_closed_channels(prop, open_ids, now=now),
-        channels=frozenset(open_ids & managed_channel_ids(prop)),
+        cutoff=_cutoff_closed(cutoff, open_ids, moment),
+        channels=frozenset(open_ids & managed),
     )
 
 
-def managed_channel_ids(prop: Property) -> set[int]:
-    """The hub ids of the channels whose availability at prop a rule decides or decided: each gets its own
-    entries, so that the hub hears when a rule no longer applies."""
-    ruled = ChannelAvailRule.objects.filter(property=prop).values_list("channel__channel_id", flat=True)
-    changed = ChannelAvailRuleChange.objects.filter(property=prop).values_list("channel__channel_id", flat=True)
-    leads = ChannelLeadDays.objects.filter(property=prop).values_list("channel__channel_id", flat=True)
-    cutoff = PropertyCutoff.objects.filter(property=prop).values_list("channels__channel_id", flat=True)
-    return {channel_id for rows in (ruled, changed, leads, cutoff) for channel_id in rows if channel_id is not None}
-
-
-def cutoff_closed_channels(
-    prop: Property, open_ids: set[int], *, now: datetime.datetime | None = None
+def _cutoff_closed(
+    cutoff: Sequence[tuple[datetime.time | None, int | None]], open_ids: set[int], moment: datetime.datetime
 ) -> frozenset[int] | None:
-    """None when today still sells (no cut-off, or before it, Korea time); else the hub ids of the channels
-    today is closed on (empty: every channel)."""
-    moment = (now or timezone.now()).astimezone(KOREA)
-    cutoff = PropertyCutoff.objects.filter(property=prop, cutoff_time__isnull=False).first()
-    if cutoff is None or cutoff.cutoff_time is None or moment.time() < cutoff.cutoff_time:
+    """None when today still sells (no cut-off, or before it at moment, Korea time); else the hub ids of the
+    channels today is closed on (empty: every channel). cutoff: the property's (time, chosen channel) rows."""
+    time = cutoff[0][0] if cutoff else None
+    if time is None or moment.time() < time:
         return None
-    chosen = set(cutoff.channels.values_list("channel_id", flat=True))
+    chosen = {channel_id for _time, channel_id in cutoff if channel_id is not None}
     if not chosen:
         return frozenset()
-    return frozenset(chosen & open_ids)
+    # Chosen channels none of which is open: nothing closes (an empty set would mean every channel).
+    return frozenset(chosen & open_ids) or None
 
 
 # --- Changing the rules ------------------------------------------------------------------------

@@ -246,6 +246,9 @@ def test_a_cut_off_on_chosen_channels_closes_today_only_there(stock):
     assert [v["count"] for _d, v in common] == [5, 5]
     assert [v["count"] for _d, v in channels[chosen.channel_id]] == [0, 5]
     assert other.channel_id not in channels
+    # Chosen channels none of which is open close nothing (not every channel).
+    rules = avail_rules.avail_rules_read(room, [DateRange(day(0), day(1))], {other.channel_id}, now=korea(18, 30))
+    assert rules.cutoff is None
 
 
 def test_the_cut_off_job_marks_today_once_when_its_time_has_come(stock):

@@ -4,6 +4,7 @@ be undone, the cut-off and lead days mark the days they change; a member of anot
 import datetime
 
 import pytest
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from integration.models import (
@@ -55,7 +56,8 @@ def test_a_rule_is_previewed_then_saved_and_undone(setup, property_a):
     assert not ChannelAvailRule.objects.exists()
     rows = [(r.channel, r.start, r.end, r.before, r.after) for r in preview.context["preview"].rows]
     assert rows == [(channel, day(1), day(3), 5, 2)]
-    assert b"1 availability request" in preview.content
+    assert preview.context["preview"].hub_requests == 1
+    assert "재고 요청 1건" in preview.content.decode()
 
     saved = client.post(add_url, form(property_a, channel, _preview_confirmed="1"))
     assert saved.status_code == 302
@@ -123,3 +125,23 @@ def test_cut_off_and_lead_days_screens_mark_the_days_they_change(setup, property
         for d in (r.date_from + datetime.timedelta(days=n) for n in range((r.date_to - r.date_from).days + 1))
     }
     assert marked == {day(0), day(1), day(2)}
+
+
+def test_a_rate_plan_default_out_of_range_is_a_form_error(setup, property_a):
+    client, room_type, _channel = setup
+    plan = room_type.rate_plans.get()
+    data = {"rate_plan": plan.pk, "mode": "weekday", "monday": "-5", "tuesday": "90000"}
+
+    answer = client.post(reverse("admin:integration_rateplandefault_add"), data)
+
+    assert answer.status_code == 200
+    assert set(answer.context["adminform"].form.errors) == {"monday"}
+    assert client.post(reverse("admin:integration_rateplandefault_add"), {**data, "monday": "80000"}).status_code == 302
+
+
+def test_a_close_out_carries_no_number_and_a_cap_needs_one(property_a):
+    channel = SalesChannelFactory()
+    values = {"property": property_a, "channel": channel, "date_from": day(1), "date_to": day(2)}
+    for kind, value in (("close", 3), ("cap", None), ("hold_back", None)):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            ChannelAvailRule.objects.create(kind=kind, value=value, **values)
