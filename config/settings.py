@@ -232,6 +232,10 @@ TASK_QUEUES_BY_NAME = {
         "integration.ari.tasks.ari_history_purge_task",
         "integration.ari.tasks.ari_import_check_task",
         "integration.ari.tasks.ari_import_apply_task",
+        "integration.ari.tasks.ari_cutoffs_push_task",
+        "integration.ari.tasks.ari_lead_days_nightly_task",
+        "integration.ari.tasks.ari_horizon_nightly_task",
+        "integration.ari.tasks.ari_horizon_check_nightly_task",
         "bookings.tasks.inbound_calls_purge_task",
         "bookings.tasks.seen_webhooks_purge_task",
         "inbox.tasks.events_purge_task",
@@ -267,6 +271,22 @@ CELERY_BEAT_SCHEDULE = {
     "job-sweeper": {"task": "core.tasks.job_sweeper_task", "schedule": SWEEP_SECONDS},
     "hub-sync-log-purge": {"task": "integration.sync.tasks.sync_attempts_purge_task", "schedule": 24 * 60 * 60.0},
     "ari-history-purge": {"task": "integration.ari.tasks.ari_history_purge_task", "schedule": 24 * 60 * 60.0},
+    # The same-day cut-offs: checked every minute, each property's today closed at the hub once a day.
+    "ari-cutoffs-push": {"task": "integration.ari.tasks.ari_cutoffs_push_task", "schedule": 60.0},
+    # Just after midnight (Korea time): the day each channel's lead days reach closes on it, and the day that
+    # comes within ARI_HORIZON_DAYS opens and is pushed; the check of what the hub holds runs once they are sent.
+    "ari-lead-days-nightly": {
+        "task": "integration.ari.tasks.ari_lead_days_nightly_task",
+        "schedule": crontab(hour=0, minute=1),
+    },
+    "ari-horizon-nightly": {
+        "task": "integration.ari.tasks.ari_horizon_nightly_task",
+        "schedule": crontab(hour=0, minute=5),
+    },
+    "ari-horizon-check-nightly": {
+        "task": "integration.ari.tasks.ari_horizon_check_nightly_task",
+        "schedule": crontab(hour=2, minute=15),
+    },
     # The hub's code catalog changes rarely; a daily fetch keeps the tag pickers and checks current.
     "hub-catalog-refresh": {"task": "integration.catalog.tasks.catalog_refresh_task", "schedule": 24 * 60 * 60.0},
     # The hub's sales channels change rarely: read the list daily (and by the admin's button). A property
@@ -372,6 +392,11 @@ VENDOR_API_CALL_LOG_DAYS = env.int("VENDOR_API_CALL_LOG_DAYS", default=180)
 VENDOR_API_CALL_LOG_MAX_MB_PER_DAY = env.int("VENDOR_API_CALL_LOG_MAX_MB_PER_DAY", default=200)
 # The history of rates and availability (each change and its cells) is kept this many days (0: for ever).
 ARI_HISTORY_DAYS = env.int("ARI_HISTORY_DAYS", default=400)
+# Rates and availability are kept at the hub this many days ahead, today included: each night the day that
+# comes within it opens from the defaults and is pushed (integration.ari.services.horizon).
+ARI_HORIZON_DAYS = env.int("ARI_HORIZON_DAYS", default=365)
+if not 1 <= ARI_HORIZON_DAYS <= 731:
+    raise ImproperlyConfigured("ARI_HORIZON_DAYS must be between 1 and 731 (the hub's window).")
 
 # --- E-mail (booking notifications) -------------------------------------------------------------
 

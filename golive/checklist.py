@@ -11,6 +11,7 @@ import builtins
 import datetime
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Count, Q
 from django.urls import reverse
@@ -22,6 +23,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from core.dates import korea_today
 from integration.ari.models import AriDirtyRange, RatePlanDay, RoomTypeDay
+from integration.ari.services.horizon import horizon_last, hub_days_ahead
 from integration.catalog.selectors import TAG_FIELD_GROUPS, hub_codes_read
 from integration.content.choices import ContentStatus, Locale, RatePlanType
 from integration.content.models import (
@@ -40,8 +42,6 @@ from integration.sync.models import ResourceKind, SyncState
 from licenses.choices import LicenseType, ReviewStatus
 from licenses.models import LicenseRequest
 
-#: OURS (decision 0019): rates and availability must be at the hub for this many days from today (Korea time) on.
-ARI_HORIZON_DAYS = 365
 #: OURS (decision 0019): a property goes live with a confirmed request of each of these license types.
 LICENSE_TYPES_REQUIRED = (LicenseType.PERMIT, LicenseType.BUSINESS)
 #: At most this many objects are named (and linked) in one item's reason; the others are counted.
@@ -260,8 +260,10 @@ def _synced_item(prop):
 
 
 def _ari_item(prop):
+    """Rates and availability at the hub for ARI_HORIZON_DAYS (OURS, decision 0019) from today (Korea time) on."""
+    horizon = settings.ARI_HORIZON_DAYS
     first = korea_today()
-    last = first + datetime.timedelta(days=ARI_HORIZON_DAYS - 1)
+    last = horizon_last(first)
     calendar = Link(_("Rates and availability"), _admin_url("integration_property_calendar", prop.pk))
     room_types = list(
         prop.room_types.filter(status=ContentStatus.ENABLED)
@@ -307,24 +309,28 @@ def _ari_item(prop):
     short = []
     for room_type in room_types:
         days = avail_days.get(room_type.pk, 0)
-        if days < ARI_HORIZON_DAYS or (ResourceKind.ARI_AVAILS, room_type.pk) not in pushed:
+        if days < horizon or (ResourceKind.ARI_AVAILS, room_type.pk) not in pushed:
             short.append((display_name(room_type), _("availability"), days))
     for plan in plans:
         days = rate_days.get(plan.pk, 0)
-        if days < ARI_HORIZON_DAYS or (ResourceKind.ARI_RATES, plan.pk) not in pushed:
+        if days < horizon or (ResourceKind.ARI_RATES, plan.pk) not in pushed:
             short.append((display_name(plan), _("rates"), days))
     until = date_format(last, "DATE_FORMAT")
+    days_ahead = hub_days_ahead(prop, today=first)
+    ahead = ngettext("The hub holds %(days)d day ahead.", "The hub holds %(days)d days ahead.", days_ahead) % {
+        "days": days_ahead
+    }
     if not short:
-        reason = _("Every room type and rate plan is at the hub until %(date)s.") % {"date": until}
+        reason = _("Every room type and rate plan is at the hub until %(date)s.") % {"date": until} + " " + ahead
         return _item("ari", True, reason, [calendar])
     details = "; ".join(
         _("“%(name)s”: %(what)s on %(days)d of %(total)d days")
-        % {"name": name, "what": what, "days": days, "total": ARI_HORIZON_DAYS}
-        if days < ARI_HORIZON_DAYS
+        % {"name": name, "what": what, "days": days, "total": horizon}
+        if days < horizon
         else _("“%(name)s”: %(what)s not yet at the hub") % {"name": name, "what": what}
         for name, what, days in short[:NAMED_MAX]
     )
-    reason = _("Not at the hub until %(date)s: %(details)s.") % {"date": until, "details": details}
+    reason = _("Not at the hub until %(date)s: %(details)s.") % {"date": until, "details": details} + " " + ahead
     if len(short) > NAMED_MAX:
         reason += " " + ngettext("And %(count)d more.", "And %(count)d more.", len(short) - NAMED_MAX) % {
             "count": len(short) - NAMED_MAX

@@ -16,7 +16,7 @@ RELEASE_MIGRATIONS = {
         "core": "0003_job_lease_task",
         "hubsandbox": "0001_initial",
         "inbox": "0001_initial",
-        "integration": "0002_syncstate_lease_task",
+        "integration": "0005_channel_avail_rules_cutoff_horizon",
         "licenses": "0001_initial",
         "otp_static": "0003_add_timestamps",
         "otp_totp": "0003_add_timestamps",

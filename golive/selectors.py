@@ -6,13 +6,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, TypedDict
 
+from django.conf import settings
 from django.db.models import Case, Count, IntegerField, Max, Q, Value, When
 from django.db.models.functions import Coalesce
 from django.urls import NoReverseMatch, reverse
 
 from bookings.selectors import BookingCounts, booking_counts
+from integration.ari.services.horizon import hub_days_ahead
 from integration.drift.selectors import property_drift_status
-from integration.models import Property
+from integration.models import AriHorizonCheck, Property
 from integration.sync.choices import SyncStatus
 from integration.sync.models import ResourceKind, SyncState
 from integration.sync.resources import RESOURCES
@@ -76,6 +78,11 @@ class PropertyHealth:
     catalog_fetched_at: object = field(default=None)
     drift: object = field(default=None)
     arrivals_today: int | None = field(default=None)
+    #: How many days ahead (today included) the hub holds every rate and availability, of how many it should.
+    hub_days_ahead: int = field(default=0)
+    horizon_days: int = field(default=0)
+    #: The last nightly horizon check (None: never run).
+    horizon_check: object = field(default=None)
 
 
 def _object_names(states: Sequence[SyncState]) -> dict[tuple[str, int], tuple[str, str]]:
@@ -165,4 +172,7 @@ def property_health(prop: Property, *, with_bookings: bool = True) -> PropertyHe
         checklist=checklist,
         catalog_fetched_at=checklist.catalog_fetched_at,
         drift=property_drift_status(prop),
+        hub_days_ahead=hub_days_ahead(prop),
+        horizon_days=settings.ARI_HORIZON_DAYS,
+        horizon_check=AriHorizonCheck.objects.filter(property=prop).first(),
     )

@@ -30,6 +30,14 @@ _STAFF_PERMISSIONS = [
     *_perms("rateplanmodeltranslation", "view", "add", "change", "delete"),
     *_perms("rateplan", "view", "add", "change"),
     *_perms("syncstate", "view"),
+    # The availability levers (channel rules, cut-off, lead days) and the horizon's defaults are rates and
+    # availability, which both roles edit.
+    *_perms("channelavailrule", "view", "add", "change", "delete"),
+    *_perms("channelavailrulechange", "view"),
+    *_perms("propertycutoff", "view", "add", "change", "delete"),
+    *_perms("channelleaddays", "view", "add", "change", "delete"),
+    *_perms("rateplandefault", "view", "add", "change", "delete"),
+    *_perms("roomtypedefault", "view", "add", "change", "delete"),
     *_perms("syncattempt", "view"),
     # Anyone who edits content may check it against the hub's copy and re-send it (ours wins).
     *_perms("driftcheck", "view", "add"),

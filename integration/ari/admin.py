@@ -21,6 +21,7 @@ from ..channels.models import SalesChannel
 from ..channels.selectors import open_channels
 from ..content.models import RoomType
 from ..sync.models import ResourceKind
+from . import admin_avail  # noqa: F401  (registers the availability levers' screens)
 from .admin_csv import AriCsvViews
 from .admin_history import AriHistoryViews
 from .admin_periods import AriPeriodViews

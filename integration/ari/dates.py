@@ -3,6 +3,10 @@ grid offers."""
 
 import datetime
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
+
+from django.db.models import Q
 
 from core.dates import korea_today
 
@@ -44,6 +48,11 @@ def clamp_ranges(ranges, window):
     """The parts of ranges inside window (first, last)."""
     first, last = window
     return [DateRange(max(r.start, first), min(r.end, last)) for r in ranges if r.end >= first and r.start <= last]
+
+
+def dates_within(ranges):
+    """The days of ranges as a filter: one BETWEEN per range, not a list of every day (731 for a year)."""
+    return reduce(or_, (Q(date__range=(date_range.start, date_range.end)) for date_range in ranges))
 
 
 def ranges_of(dates):

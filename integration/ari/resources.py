@@ -5,11 +5,7 @@ entry, split at the entry limit of decision 0006."""
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import reduce
-from operator import or_
 from typing import Any
-
-from django.db.models import Q
 
 from ..channels.selectors import open_channel_ids
 from ..content.choices import RatePlanType
@@ -19,9 +15,11 @@ from ..hub import endpoints
 from ..hub.payloads import build_ari_bodies
 from ..sync.models import ResourceKind
 from ..sync.resources import Call, Plan, Resource, register
-from .dates import DateRange, ari_window, clamp_ranges, merge_ranges
-from .models import AriDirtyRange, ChannelAvailDay, ChannelRateDay, RatePlanDay, RoomTypeDay
+from .dates import DateRange, ari_window, clamp_ranges, dates_within, merge_ranges
+from .models import AriDirtyRange, ChannelRateDay, RatePlanDay
 from .selectors.prices import channel_rule_rates
+from .services.avail_rules import room_type_availability, room_type_counts
+from .services.horizon import hub_days_record
 
 #: The values of a rate plan or room type to send on the days of ranges: (common, {channel id: values}).
 PushValues = Callable[[Any, list[DateRange]], tuple[list, dict]]
@@ -62,10 +60,14 @@ class AriResource(Resource):
             if body[self.section] or body.get("channels")
         ]
         sent = [row.pk for row in dirty]
+        days = [day for day, _values in common]
+        first_push = full or not state.known_to_hub
 
         def forget_sent(responses: list) -> None:
             # Ranges marked while this send was under way stay for the next one.
             AriDirtyRange.objects.filter(pk__in=sent).delete()
+            # What the hub now holds, for the nightly horizon check (a first push starts it over).
+            hub_days_record(state, days, replace=first_push)
 
         return Plan(calls, on_done=forget_sent)
 
@@ -107,7 +109,7 @@ def rate_plan_push_values(rate_plan, ranges):
     field_name = "rate_modify" if rate_plan.model.type == RatePlanType.PACKAGE else "rate"
     common = {}
     # Tuples, not model instances: a year of a rate plan is 365 rows per send.
-    days = RatePlanDay.objects.filter(_within(ranges), rate_plan=rate_plan).order_by("date")
+    days = RatePlanDay.objects.filter(dates_within(ranges), rate_plan=rate_plan).order_by("date")
     for date, business_day, value in days.values_list("date", "business_day", field_name):
         common[date] = (
             {"business_day": business_day} if value is None else {"business_day": business_day, field_name: value}
@@ -115,7 +117,7 @@ def rate_plan_push_values(rate_plan, ranges):
     channels = defaultdict(list)
     # Only the channels open for the property get their own values; others' wait until they open.
     overrides = ChannelRateDay.objects.filter(
-        _within(ranges), rate_plan=rate_plan, channel__channel_id__in=open_channel_ids(rate_plan.property)
+        dates_within(ranges), rate_plan=rate_plan, channel__channel_id__in=open_channel_ids(rate_plan.property)
     ).values_list("channel__channel_id", "date", field_name)
     by_day = {(channel_id, date): value for channel_id, date, value in overrides}
     ruled = channel_rule_rates(
@@ -132,28 +134,12 @@ def rate_plan_push_values(rate_plan, ranges):
 
 
 def room_type_push_values(room_type, ranges):
-    """The available rooms of room_type on the days of ranges, common and per channel (a cap above what
-    is left sells only what is left), in the same shape as rate_plan_push_values."""
-    days = RoomTypeDay.objects.filter(_within(ranges), room_type=room_type).order_by("date")
-    common = {date: {"count": available} for date, available in days.values_list("date", "available")}
-    caps = ChannelAvailDay.objects.filter(
-        _within(ranges), room_type=room_type, channel__channel_id__in=open_channel_ids(room_type.property)
-    ).values_list("channel__channel_id", "date", "cap")
-    by_day = {(channel_id, date): cap for channel_id, date, cap in caps}
-    channels = defaultdict(list)
-    for channel_id in sorted({channel_id for channel_id, _date in by_day}):
-        for day in _days(ranges):
-            left = common.get(day, {}).get("count")
-            if left is None:
-                continue
-            cap = by_day.get((channel_id, day))
-            channels[channel_id].append((day, {"count": left if cap is None else min(cap, left)}))
-    return sorted(common.items()), dict(channels)
-
-
-def _within(ranges):
-    """The days of ranges as a filter: one BETWEEN per range, not a list of every day (731 for a year)."""
-    return reduce(or_, (Q(date__range=(date_range.start, date_range.end)) for date_range in ranges))
+    """The rooms of room_type on the days of ranges, common and per channel, in the same shape as
+    rate_plan_push_values: each channel's count worked out now from what is left and its rules
+    (integration.ari.services.avail_rules)."""
+    available, caps, rules = room_type_availability(room_type, ranges)
+    common, channels = room_type_counts(available, caps, rules)
+    return common, channels
 
 
 def _days(ranges):

@@ -7,12 +7,12 @@ base URL), and the checklist there waits only for the new hub's own license conf
 import datetime
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.db import transaction
 from playwright.sync_api import expect
 
 from core.dates import korea_today
-from golive.checklist import ARI_HORIZON_DAYS
 from hubsandbox import state as hub_state
 from integration.ari.dates import DateRange
 from integration.ari.services.bulk import ari_edit_apply
@@ -37,7 +37,7 @@ def test_from_an_empty_database_to_staging_then_production(page, live_server, wo
     with transaction.atomic():
         for obj in (prop, room_type, standalone, package, *plans):
             content_saved(obj=obj, created=True, user=superuser)
-    year = (DateRange(korea_today(), korea_today() + datetime.timedelta(days=ARI_HORIZON_DAYS - 1)),)
+    year = (DateRange(korea_today(), korea_today() + datetime.timedelta(days=settings.ARI_HORIZON_DAYS - 1)),)
     ari_edit_apply(AriEdit(ranges=year, operation=Operation.SET, value=120_000, rate_plans=(plans[0],)))
     ari_edit_apply(AriEdit(ranges=year, operation=Operation.SET, value=20_000, rate_plans=(plans[1],)))
     ari_edit_apply(AriEdit(ranges=year, operation=Operation.SET_AVAILABILITY, value=4, room_types=(room_type,)))
@@ -68,7 +68,7 @@ def test_from_an_empty_database_to_staging_then_production(page, live_server, wo
     production_rates = hub_state.rates_of(
         prop.vendor_id, room_type.vendor_id, plans[0].vendor_id, hub=HubEnvironment.PRODUCTION
     )
-    assert len(production_rates) == ARI_HORIZON_DAYS
+    assert len(production_rates) == settings.ARI_HORIZON_DAYS
 
     page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
     page.goto(checklist)

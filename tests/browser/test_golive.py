@@ -46,6 +46,7 @@ def test_health_page_and_checklist_in_korean_and_english(page, live_server):
     expect(problem).to_have_count(1)
     expect(problem).to_contain_text("HTTP 400: view_tags: our-sea is not a code of the catalog")
     expect(page.locator("body")).not_to_contain_text(other.name)
+    expect(page.locator(".vh-health-horizon")).to_contain_text("365일 중 365일")
     page.screenshot(path=str(SHOTS / "health-ko.png"), full_page=True)
 
     page.click(".vh-health-checklist a")
@@ -71,4 +72,5 @@ def test_health_page_and_checklist_in_korean_and_english(page, live_server):
     expect(page.locator("h1")).to_have_text("Health: Seochon Hanok")
     expect(page.locator(".vh-health-checklist")).to_contain_text("6 of 7 items pass.")
     expect(page.locator(".vh-health-problems")).to_contain_text("Failed")
+    expect(page.locator(".vh-health-horizon")).to_contain_text("365 of 365 days")
     page.screenshot(path=str(SHOTS / "health-en.png"), full_page=True)

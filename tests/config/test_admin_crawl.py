@@ -7,6 +7,7 @@ registered model admin's get_urls()), their parameters from the data's objects a
 pages carry, and each changelist's filter choices from its filter specs. A new screen joins by itself; a
 pattern the crawl cannot fill fails the test by name unless UNFILLABLE or MODELS_WITHOUT_ROWS says why."""
 
+import datetime
 import re
 import time
 from collections import Counter
@@ -34,17 +35,24 @@ from core.dates import korea_today
 from inbox.choices import EventKind
 from inbox.services import event_record
 from integration.ari.csv_export import ari_csv_export
+from integration.ari.services.avail_rules import avail_rule_save
+from integration.ari.services.horizon import horizon_check_property
 from integration.ari.services.imports import ari_import_check, ari_import_start
 from integration.drift.choices import DriftCheckStatus
 from integration.models import (
     AriChangeSet,
     AriImport,
+    ChannelAvailRule,
+    ChannelLeadDays,
     CodeMapping,
     DriftCheck,
     HubSwitch,
     Property,
     PropertyChannel,
+    PropertyCutoff,
     RatePlanDay,
+    RatePlanDefault,
+    RoomTypeDefault,
     SalesChannel,
     SyncAttempt,
     SyncState,
@@ -400,6 +408,7 @@ def _the_demo_at_work(demo, superuser):
     check = DriftCheck.objects.create(property=demo, status=DriftCheckStatus.DONE, difference_count=2)
     finished(demo, [(Category.MATCHED, booking.vendor_booking_number, 1000)])
     HubSwitch.objects.create(from_environment="staging", to_environment="production", switched_by=superuser)
+    _the_demo_s_availability_levers(demo, plan, superuser)
     channel = PropertyChannel.objects.filter(property=demo).order_by("pk").first()
     for kind, obj in (
         (EventKind.LICENSE_CONFIRMED, license_request),
@@ -431,6 +440,19 @@ def _the_demo_at_work(demo, superuser):
     StaticDevice.objects.create(user=superuser, name="backup codes")
     LogEntry.objects.log_actions(superuser.pk, [demo], ADDITION)
     RefusedCall.objects.create(method="POST", path="/bookings", address="203.0.113.9", status=403, code="2000")
+
+
+def _the_demo_s_availability_levers(demo, plan, superuser):
+    """A channel rule (saved, so it has a history), a cut-off, lead days, defaults and a horizon check."""
+    channel = SalesChannel.objects.get(channel_id=1)
+    rule = ChannelAvailRule(property=demo, channel=channel, date_from=day(2), date_to=day(4), kind="hold_back", value=1)
+    with transaction.atomic():
+        avail_rule_save(rule=rule, user=superuser)
+    PropertyCutoff.objects.create(property=demo, cutoff_time=datetime.time(18, 0)).channels.set([channel])
+    ChannelLeadDays.objects.create(property=demo, channel=channel, days=2)
+    RatePlanDefault.objects.create(rate_plan=plan, mode="weekday", monday=90000)
+    RoomTypeDefault.objects.create(room_type=plan.room_type, stock=3)
+    horizon_check_property(demo.pk)
 
 
 def crawled(*roles):

@@ -6,6 +6,7 @@ from django.utils import timezone
 
 from core.dates import korea_today
 from integration.ari.models import RatePlanDay, RoomTypeDay
+from integration.ari.services.horizon import hub_days_record
 from integration.content.choices import RatePlanType
 from integration.models import SyncState
 from integration.sync.choices import SyncStatus
@@ -38,8 +39,8 @@ def give_ari(room_type, plans, days=DAYS):
             RatePlanDay(rate_plan=plan, date=d, **({"rate": 100000} if standalone else {"rate_modify": 20000}))
             for d in dates
         )
-        mark_synced(plan, ResourceKind.ARI_RATES)
-    mark_synced(room_type, ResourceKind.ARI_AVAILS)
+        hub_days_record(mark_synced(plan, ResourceKind.ARI_RATES), dates, replace=True)
+    hub_days_record(mark_synced(room_type, ResourceKind.ARI_AVAILS), dates, replace=True)
 
 
 def make_ready(prop):

@@ -30,6 +30,7 @@ VALUES = {
     ("integration", "channelrateday"): {"rate_modify": None},
     ("integration", "roomtypeday"): {"allotment": 1, "held": 0, "taken": 0, "available": 1},
     ("integration", "aricellchange"): {"room_type": None},
+    ("integration", "channelavailrule"): {"kind": "cap", "value": 1},
     # A confirmed booking of one night: the reports' migration computes its figures.
     ("bookings", "booking"): {
         "checkin": datetime.datetime(2026, 1, 1, 6, tzinfo=datetime.UTC),

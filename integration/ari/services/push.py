@@ -16,6 +16,7 @@ from ...sync.services.outbox import sync_state_bump_statement, sync_state_bumped
 from .. import sql
 from ..dates import DateRange, ari_window, ranges_of
 from ..models import AriDirtyRange, ChannelAvailDay, ChannelRateDay, RatePlanDay
+from ..models_avail import ChannelAvailRule, ChannelLeadDays, PropertyCutoff
 from ..models_prices import ChannelPriceRule
 from ..sql import Statement
 
@@ -62,6 +63,18 @@ def ari_channel_opened(prop: Property, channel: SalesChannel) -> None:
         ari_mark_dirty(plan, kind=ResourceKind.ARI_RATES, dates=dates)
     for room_type, dates in _dates_of(RoomType, caps.values_list("room_type_id", "date")):
         ari_mark_dirty(room_type, kind=ResourceKind.ARI_AVAILS, dates=dates)
+    # Its availability rules, lead days and cut-off: one push of the window per room type.
+    if _has_avail_rules(prop, channel):
+        for room_type in RoomType.objects.filter(property=prop).select_related("property"):
+            ari_mark_dirty(room_type, kind=ResourceKind.ARI_AVAILS, dates=DateRange(first, last).days())
+
+
+def _has_avail_rules(prop: Property, channel: SalesChannel) -> bool:
+    return (
+        ChannelAvailRule.objects.filter(property=prop, channel=channel).exists()
+        or ChannelLeadDays.objects.filter(property=prop, channel=channel, days__gt=0).exists()
+        or PropertyCutoff.objects.filter(property=prop, channels=channel).exists()
+    )
 
 
 def _dates_of(
