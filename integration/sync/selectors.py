@@ -13,6 +13,12 @@ from .choices import SyncStatus
 from .models import SyncAttempt, SyncState
 
 
+def sync_known_to_hub(kind: str, object_id: int) -> bool:
+    """Whether the active hub holds the resource: its create (or a 409 that found it there) succeeded, and no
+    switch to another hub has come since. Nothing about a resource may be read from a hub before it."""
+    return SyncState.objects.filter(kind=kind, object_id=object_id, known_to_hub=True).exists()
+
+
 def with_sync_state(queryset: QuerySet[Any], kind: str) -> QuerySet[Any]:
     """queryset annotated with each object's sync_status and sync_error (as kind), in the same query."""
     # One row at most (unique kind and object id): no ordering. SyncState's default order joins its

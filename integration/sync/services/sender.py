@@ -28,7 +28,7 @@ from ...hub.payloads import redact_body
 from ..choices import SyncStatus
 from ..models import SyncAttempt, SyncState
 from ..resources import RESOURCES, Call, Plan, PlanError, Resource
-from ..signals import sync_failed
+from ..signals import hub_learned, sync_failed
 from ..sql import state_claim, state_release, state_synced
 from .outbox import sync_queue, sync_queue_waiting, sync_retries_now, sync_state_ensure
 
@@ -204,8 +204,10 @@ def _after_sent(
     if state.failures and schedule:
         # The hub answers again after failing: the rows waiting for a retry need not wait for their backoff.
         sync_retries_now(state.environment)
-    if not was_known and schedule:
-        _queue_waiting_children(state)
+    if not was_known:
+        if schedule:
+            _queue_waiting_children(state)
+        hub_learned.send(sender=SyncState, state=state)
     return Outcome.SENT if plan.calls else Outcome.UNCHANGED
 
 
