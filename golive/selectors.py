@@ -12,6 +12,7 @@ from django.urls import NoReverseMatch, reverse
 
 from bookings.selectors import BookingCounts, booking_counts
 from integration.drift.selectors import property_drift_status
+from integration.hub.selectors import hub_distribution_pause_read
 from integration.models import Property
 from integration.sync.choices import SyncStatus
 from integration.sync.models import ResourceKind, SyncState
@@ -76,6 +77,8 @@ class PropertyHealth:
     catalog_fetched_at: object = field(default=None)
     drift: object = field(default=None)
     arrivals_today: int | None = field(default=None)
+    #: The hub connection's row while distribution to the hub is paused (paused_at, paused_by), else None.
+    distribution_paused: object = field(default=None)
 
 
 def _object_names(states: Sequence[SyncState]) -> dict[tuple[str, int], tuple[str, str]]:
@@ -165,4 +168,5 @@ def property_health(prop: Property, *, with_bookings: bool = True) -> PropertyHe
         checklist=checklist,
         catalog_fetched_at=checklist.catalog_fetched_at,
         drift=property_drift_status(prop),
+        distribution_paused=hub_distribution_pause_read(),
     )

@@ -8,7 +8,7 @@ from django.db.models import Count, Max, Min, OuterRef, QuerySet, Subquery
 from django.db.models.functions import TruncHour
 
 from ..hub.models import HubSwitch
-from ..hub.selectors import hub_environment_active
+from ..hub.selectors import hub_distribution_paused_since, hub_environment_active
 from .choices import SyncStatus
 from .models import SyncAttempt, SyncState
 
@@ -80,8 +80,10 @@ FAILED_SHOWN = 50
 
 
 def outbox_backlog() -> dict[str, Any]:
-    """What waits for the active hub: changes pending (and since when the oldest), and rows failed."""
+    """What waits for the active hub: changes pending (and since when the oldest), rows failed, and since when
+    distribution is paused (ISO 8601; None while it runs)."""
     environment = hub_environment_active()
+    paused = hub_distribution_paused_since()
     counts = sync_status_counts(environment)
     oldest = SyncState.objects.filter(environment=environment, status=SyncStatus.PENDING).aggregate(
         oldest=Min("pending_since")
@@ -90,6 +92,7 @@ def outbox_backlog() -> dict[str, Any]:
         "pending": counts.get(SyncStatus.PENDING, 0),
         "oldest_pending_since": oldest,
         "failed": counts.get(SyncStatus.FAILED, 0),
+        "paused_since": paused.isoformat() if paused else None,
     }
 
 

@@ -56,7 +56,7 @@ def ari_edit_apply(edit: AriEdit, *, change_set: AriChangeSet | None = None, exp
         ari_change_set_finish(change_set)
     for target, dates in _dates_by_target(plan.changed).items():
         kind = ResourceKind.ARI_AVAILS if isinstance(target, RoomType) else ResourceKind.ARI_RATES
-        ari_mark_dirty(target, kind=kind, dates=dates)
+        ari_mark_dirty(target, kind=kind, dates=dates, closes=edit.operation == Operation.CLOSE)
     return plan
 
 

@@ -25,6 +25,7 @@ from core.request_id import request_id_get
 
 from ...hub.client import HubClient, HubError, HubHTTPError, HubResponse, HubUnavailable, get_hub_client
 from ...hub.payloads import redact_body
+from ...hub.selectors import hub_distribution_paused_since
 from ..choices import SyncStatus
 from ..models import SyncAttempt, SyncState
 from ..resources import RESOURCES, Call, Plan, PlanError, Resource
@@ -57,6 +58,8 @@ class Outcome(enum.StrEnum):
     GONE = "gone"
     #: A switch of hub environment came during the send: the row starts over at the new hub.
     MOVED = "moved"
+    #: Distribution to the hub is paused: nothing sent, the row stays pending for the resume.
+    PAUSED = "paused"
 
 
 def retry_delay(failures: int, retry_after: float | None = None) -> float:
@@ -103,10 +106,49 @@ def sync_send(
     again after it died, frees its rows at once (sync_leases_release).
     task: the Celery task id of the send, recorded on the lease: a retry of the same task (after the
     database connection broke in the middle of a send) takes the lease back at once.
+
+    Distribution paused: nothing is sent (Outcome.PAUSED; its resume queues the row again). Otherwise a send
+    from the queue first sends the oldest urgent row waiting for its own turn (_send_urgent_first).
     """
+    if hub_distribution_paused_since() is not None:
+        return Outcome.PAUSED
+    if schedule:
+        _send_urgent_first(state_id, client=client, owner=owner, task=task)
+    return _send_claimed(state_id, full=full, schedule=schedule, client=client, owner=owner, task=task)
+
+
+def _send_urgent_first(state_id: int, *, client: HubClient | None, owner: str | None, task: str | None) -> None:
+    """Send the oldest urgent row (availability moved, a day closed) that waits for its own turn, if any,
+    before this send's row: whatever backlog the queue and the workers hold (a bulk rate edit draining, its
+    messages reserved by the workers), an availability drop reaches the hub after the sends under way.
+    One at most, so that the task stays within its time limit."""
+    now = timezone.now()
+    waiting = (
+        SyncState.objects.filter(urgent=True, status=SyncStatus.PENDING, next_attempt_at=None, queued_at__isnull=False)
+        .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
+        .exclude(pk=state_id)
+        .order_by("pending_since")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if waiting is not None:
+        _send_claimed(waiting, full=False, schedule=True, client=client, owner=owner, task=task, busy_retry=False)
+
+
+def _send_claimed(
+    state_id: int,
+    *,
+    full: bool,
+    schedule: bool,
+    client: HubClient | None,
+    owner: str | None,
+    task: str | None,
+    busy_retry: bool = True,
+) -> Outcome:
+    """sync_send of one row once it is claimed; busy_retry: look again later when another sender holds it."""
     state = _claim(state_id, owner, task)
     if state is None:
-        if schedule:
+        if schedule and busy_retry:
             sync_queue(state_id, countdown=BUSY_RETRY_SECONDS, force=True)
         return Outcome.BUSY
     outcome = Outcome.GONE
