@@ -8,6 +8,7 @@ a retry at once (sync_retries_now), so that a healed hub gets them all within se
 import enum
 import logging
 import random
+import time
 from collections.abc import Sequence
 from datetime import timedelta
 from functools import reduce
@@ -42,6 +43,9 @@ LIMIT_MARGIN_SECONDS = 5
 RETRY_AFTER_CAP = 60 * 60
 #: When another worker holds the row, look again this much later.
 BUSY_RETRY_SECONDS = 5
+#: A send from the queue sends the urgent rows waiting for their turn for at most this many seconds (a few
+#: availability sends; far below the task's soft time limit, one hub call at its slowest).
+URGENT_SECONDS = 5.0
 #: Failures in a row are counted up to this (the column is small); the backoff reached its cap long before.
 FAILURES_COUNTED = 1000
 
@@ -108,30 +112,42 @@ def sync_send(
     database connection broke in the middle of a send) takes the lease back at once.
 
     Distribution paused: nothing is sent (Outcome.PAUSED; its resume queues the row again). Otherwise a send
-    from the queue first sends the oldest urgent row waiting for its own turn (_send_urgent_first).
+    from the queue also sends the urgent rows waiting for their own turn, before and after its own
+    (_send_urgent_first).
     """
     if hub_distribution_paused_since() is not None:
         return Outcome.PAUSED
-    if schedule:
-        _send_urgent_first(state_id, client=client, owner=owner, task=task)
-    return _send_claimed(state_id, full=full, schedule=schedule, client=client, owner=owner, task=task)
+    if not schedule:
+        return _send_claimed(state_id, full=full, schedule=schedule, client=client, owner=owner, task=task)
+    deadline = time.monotonic() + URGENT_SECONDS
+    _send_urgent_first(state_id, deadline, client=client, owner=owner, task=task)
+    outcome = _send_claimed(state_id, full=full, schedule=schedule, client=client, owner=owner, task=task)
+    _send_urgent_first(state_id, deadline, client=client, owner=owner, task=task)
+    return outcome
 
 
-def _send_urgent_first(state_id: int, *, client: HubClient | None, owner: str | None, task: str | None) -> None:
-    """Send the oldest urgent row (availability moved, a day closed) that waits for its own turn, if any,
-    before this send's row: whatever backlog the queue and the workers hold (a bulk rate edit draining, its
-    messages reserved by the workers), an availability drop reaches the hub after the sends under way.
-    One at most, so that the task stays within its time limit."""
-    now = timezone.now()
-    waiting = (
-        SyncState.objects.filter(urgent=True, status=SyncStatus.PENDING, next_attempt_at=None, queued_at__isnull=False)
-        .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
-        .exclude(pk=state_id)
-        .order_by("pending_since")
-        .values_list("pk", flat=True)
-        .first()
-    )
-    if waiting is not None:
+def _send_urgent_first(
+    state_id: int, deadline: float, *, client: HubClient | None, owner: str | None, task: str | None
+) -> None:
+    """Send the urgent rows (availability moved, a day closed) that wait for their own turn, oldest change
+    first, until none waits or the deadline (time.monotonic()) passes: the sends from the queue run it before
+    and after their own row, so that whatever backlog the queue and the workers hold (a bulk rate edit
+    draining, its messages reserved by the workers), an availability drop reaches the hub after the sends
+    under way. The deadline keeps the task well within its time limit."""
+    while time.monotonic() < deadline:
+        now = timezone.now()
+        waiting = (
+            SyncState.objects.filter(
+                urgent=True, status=SyncStatus.PENDING, next_attempt_at=None, queued_at__isnull=False
+            )
+            .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
+            .exclude(pk=state_id)
+            .order_by("pending_since")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if waiting is None:
+            return
         _send_claimed(waiting, full=False, schedule=True, client=client, owner=owner, task=task, busy_retry=False)
 
 
