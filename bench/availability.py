@@ -30,7 +30,7 @@ GOAL_P99_SECONDS = 2.0
 STOCK_ROOM_TYPES = 10
 STOCK_ROOMS = 50
 #: How often the hub's copy is looked at for the samples not yet arrived (seconds).
-POLL_SECONDS = 0.02
+POLL_SECONDS = 0.05
 
 
 def main():
@@ -39,6 +39,7 @@ def main():
     if not broker.startswith("redis://"):
         raise SystemExit("bench.availability needs Redis: CELERY_BROKER_URL=redis://127.0.0.1:<port>/<db>")
     setup_django(broker=broker)
+    from bench import ari_cases
     from bench.bookings import HUB_LATENCY_MS, Drain
 
     with fresh_database() as connection:
@@ -46,7 +47,9 @@ def main():
         try:
             started = time.perf_counter()
             stock = _stock_property()
-            drained = [_drain_property(n) for n in range(options.properties)]
+            # Every property is made (and its content sent, a full resync each) before any bulk edit is made.
+            properties = [_drain_property(n) for n in range(options.properties)]
+            drained = [(prop, ari_cases.bulk_edits(prop, rooms)) for prop, rooms in properties]
             prepared = round(time.perf_counter() - started, 1)
             slots = _slots(stock)
             idle = _sample(stock, slots, count=options.idle, interval=options.interval)
@@ -104,11 +107,10 @@ def _stock_property():
 
 
 def _drain_property(n):
-    """A property of bench.ari_cases known to the hub, and its bulk edit, not applied yet."""
+    """A property of bench.ari_cases known to the hub, and its room types."""
     from bench import ari_cases
 
-    prop, rooms = ari_cases.create_property(f"drain-{n}", ari_cases.ROOM_TYPES, ari_cases.MODELS)
-    return prop, ari_cases.bulk_edits(prop, rooms)
+    return ari_cases.create_property(f"drain-{n}", ari_cases.ROOM_TYPES, ari_cases.MODELS)
 
 
 def _slots(stock):
