@@ -208,6 +208,7 @@ TASK_QUEUES_BY_NAME = {
         "integration.sync.tasks.sync_resource_task",
         "integration.sync.tasks.sync_sweeper_task",
         "integration.sync.tasks.sync_switch_publish_task",
+        "integration.sync.tasks.sync_resume_publish_task",
     ],
     "bookings": ["bookings.tasks.bookings_release_expired_task"],
     "jobs": [

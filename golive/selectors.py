@@ -14,6 +14,7 @@ from django.urls import NoReverseMatch, reverse
 from bookings.selectors import BookingCounts, booking_counts
 from integration.ari.services.horizon import hub_days_ahead
 from integration.drift.selectors import property_drift_status
+from integration.hub.selectors import hub_distribution_pause_read
 from integration.models import AriHorizonCheck, Property
 from integration.sync.choices import SyncStatus
 from integration.sync.models import ResourceKind, SyncState
@@ -83,6 +84,8 @@ class PropertyHealth:
     horizon_days: int = field(default=0)
     #: The last nightly horizon check (None: never run).
     horizon_check: object = field(default=None)
+    #: The hub connection's row while distribution to the hub is paused (paused_at, paused_by), else None.
+    distribution_paused: object = field(default=None)
 
 
 def _object_names(states: Sequence[SyncState]) -> dict[tuple[str, int], tuple[str, str]]:
@@ -175,4 +178,5 @@ def property_health(prop: Property, *, with_bookings: bool = True) -> PropertyHe
         hub_days_ahead=hub_days_ahead(prop),
         horizon_days=settings.ARI_HORIZON_DAYS,
         horizon_check=AriHorizonCheck.objects.filter(property=prop).first(),
+        distribution_paused=hub_distribution_pause_read(),
     )

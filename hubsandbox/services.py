@@ -122,8 +122,9 @@ def roomtype_update(*, property_id: str, roomtype_id: str, body: dict) -> Sandbo
 def _refuse_without_one_standalone(prop: SandboxProperty) -> None:
     """SPEC: "each property must have exactly one standalone model". A property cannot have one from its
     creation, so the hub checks it where it matters (OURS, decision 0021): when a rate plan arrives, since a plan's
-    rates are the standalone plan's or a difference against them. A second standalone is refused on its own
-    (below); the role may still move from one model to another, by a PATCH of each."""
+    rates are the standalone plan's or a difference against them. A second standalone is refused on its own,
+    and so is a PATCH that makes the standalone model a package (below): once a property has its standalone
+    model, it keeps exactly one."""
     if not prop.rateplan_models.filter(type=RateplanModelType.STANDALONE).exists():
         raise ValidationError(
             f"vendor_rateplan_model_id: property {prop.vendor_id!r} has no standalone rate plan model; "
@@ -138,6 +139,15 @@ def _refuse_second_standalone(prop: SandboxProperty, model_id: str) -> None:
             f"type: property {prop.vendor_id!r} already has a standalone rate plan model ({other.vendor_id!r}); "
             "a property has exactly one"
         )
+
+
+def _refuse_leaving_none(prop: SandboxProperty, model_id: str) -> None:
+    """SPEC: exactly one standalone model per property: the one a property has cannot become a package, as
+    that would leave none (and a second one cannot be made standalone first), so the role stays with it."""
+    raise ValidationError(
+        f"type: rate plan model {model_id!r} is the standalone rate plan model of property {prop.vendor_id!r}; "
+        "a property has exactly one, so it cannot become a package"
+    )
 
 
 def rateplan_model_create(*, property_id: str, body: dict) -> SandboxRateplanModel:
@@ -164,6 +174,8 @@ def rateplan_model_update(*, property_id: str, model_id: str, body: dict) -> San
         model_type = cleaned.pop("type", model.type)
         if model_type == RateplanModelType.STANDALONE:
             _refuse_second_standalone(model.property, model_id)
+        elif model.type == RateplanModelType.STANDALONE:
+            _refuse_leaving_none(model.property, model_id)
         model.type = model_type
         model.content = merge_patch(model.content, cleaned)
         validate_sale_window(model.content)

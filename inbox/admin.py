@@ -16,6 +16,7 @@ from django.utils.translation import ngettext
 from bookings.notifications import email_language
 from core.admin.mixins import ReadOnlyAdminMixin
 from integration.access.selectors import properties_for_user
+from integration.hub.selectors import hub_distribution_pause_read
 
 from . import selectors, services
 from .display import event_link, event_text
@@ -91,6 +92,7 @@ class EventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             "emails_on": bool(preference and preference.emails),
             "email_language": email_language(request.user),
             "has_email": bool(request.user.email),
+            "distribution_paused": hub_distribution_pause_read(),
         }
         return super().changelist_view(request, extra_context)
 

@@ -20,7 +20,7 @@ class IntegrationConfig(AppConfig):
         from .channels.resources import register_channel_resources
         from .channels.signals import channel_opened
         from .content.resources import register_content_resources
-        from .sync.signals import hub_switched
+        from .sync.signals import hub_learned, hub_switched
 
         # Content first: each content model is then its own kind by default.
         register_content_resources()
@@ -38,6 +38,7 @@ class IntegrationConfig(AppConfig):
         worker_ready.connect(_release_leases_of_previous_life, dispatch_uid="integration.sync_leases_release")
         channel_opened.connect(_channel_values_to_hub, dispatch_uid="integration.channel_values_to_hub")
         hub_switched.connect(_channels_of_the_old_hub, dispatch_uid="integration.channels_of_the_old_hub")
+        hub_learned.connect(_channels_of_a_created_property, dispatch_uid="integration.channels_of_a_created_property")
 
 
 def _sync_role_groups(sender, apps=global_apps, **kwargs):
@@ -60,6 +61,17 @@ def _channels_of_the_old_hub(sender, environment, **kwargs):
     from .channels.services import property_channels_forget_hub
 
     property_channels_forget_hub()
+
+
+def _channels_of_a_created_property(sender, state, **kwargs):
+    """The hub created a property: its channel statuses may be read from it now (the engine cannot call the
+    area)."""
+    from .sync.models import ResourceKind
+
+    if state.kind == ResourceKind.PROPERTY:
+        from .channels.services import property_channels_after_create
+
+        property_channels_after_create(property_id=state.object_id)
 
 
 def _release_leases_of_previous_life(sender, **kwargs):

@@ -33,6 +33,7 @@ from ..hub.payloads import (
 )
 from ..sync.choices import SyncStatus
 from ..sync.models import ResourceKind, SyncState
+from ..sync.selectors import sync_known_to_hub
 from ..sync.services.outbox import sync_mark_changed
 from . import selectors
 from .choices import ChannelStatus, RequestStatus
@@ -103,7 +104,12 @@ def property_channels_refresh(*, property: Property, client: HubClient | None = 
     and 26 for each one whose review changed) from the hub, and store them. A channel the hub names that
     we do not have yet is read (operation 22) and added. A channel that has just opened takes the hub's
     sales settings and mapping (operations 27 and 29) as what the hub holds. A property the hub does not
-    know yet (404) keeps what we have. Returns how many channels changed status."""
+    know yet keeps what we have, and the hub is not asked: before our create of it succeeded (after a
+    switch, say) the hub would answer 404 to a request it must not get (its statuses are read once the
+    create succeeds: property_channels_after_create); a 404 all the same (lost at the hub) is taken alike.
+    Returns how many channels changed status."""
+    if not sync_known_to_hub(ResourceKind.PROPERTY, property.pk):
+        return 0
     client = client or get_hub_client()
     pid = {"pid": property.vendor_id}
     try:
@@ -308,12 +314,18 @@ def sales_channels_queue_refresh() -> None:
 
 def property_channels_forget_hub() -> None:
     """After a switch to another hub: the statuses we hold were the old hub's. Every channel is closed for
-    every property until the new hub says otherwise (each property's statuses are read from it at once);
-    what was prepared (sales settings, mappings) is kept and sent when a channel opens there. Requests the
-    old hub received stay with it: managers ask the new hub again, as for license documents."""
+    every property until the new hub says otherwise (each property's statuses are read from it once the
+    property is created there: property_channels_after_create); what was prepared (sales settings,
+    mappings) is kept and sent when a channel opens there. Requests the old hub received stay with it:
+    managers ask the new hub again, as for license documents."""
     PropertyChannel.objects.exclude(status=ChannelStatus.CLOSED).update(status=ChannelStatus.CLOSED)
-    for prop in Property.objects.only("pk"):
-        property_channels_queue_refresh(property=prop)
+
+
+def property_channels_after_create(*, property_id: int) -> None:
+    """The hub has just created the property: a property that has channel rows (the statuses a switch
+    closed, say) has them read from this hub now; a new property has none to read back."""
+    if PropertyChannel.objects.filter(property_id=property_id).exists():
+        job_queue(REFRESH_PROPERTY_TASK, property_id)
 
 
 def property_channels_queue_refresh(*, property: Property) -> None:

@@ -60,6 +60,7 @@ class ContentResource(Resource):
             _require_korean(self.kind, body)
             patch_all = Call(self.update, params, payloads.full_patch_body(self.kind, body))
             return Plan([replace(create, if_exists=patch_all)], acked_body=body)
+        _refuse_leaving_no_standalone(self.kind, state.acked_body, body)
         # A full resync, or a row whose acknowledged body was dropped (the drift check's re-send), does not
         # know what the hub holds: everything goes, and what we lack is cleared.
         send = payloads.patch_body(self.kind, None if full else state.acked_body, body)
@@ -81,6 +82,20 @@ def _require_korean(kind, body):
         raise PlanError(
             _("Add a Korean (ko-KR) translation first: the hub requires one to create %(what)s.")
             % {"what": KOREAN_REQUIRED[kind]}
+        )
+
+
+def _refuse_leaving_no_standalone(kind, acked_body, body):
+    """Refuse, with a message staff can act on, to turn the model the hub holds as the property's standalone
+    one into a package: the hub keeps exactly one per property (SPEC), so it would refuse the PATCH, and no
+    other model can take the role there (decision 0021)."""
+    was = (acked_body or {}).get("type")
+    if kind == ResourceKind.RATE_PLAN_MODEL and was == RatePlanType.STANDALONE and body.get("type") != was:
+        raise PlanError(
+            _(
+                "The hub holds this model as the property's standalone rate plan model and keeps exactly one "
+                "per property: set its type back to standalone (the role cannot move to another model there)."
+            )
         )
 
 

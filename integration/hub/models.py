@@ -17,6 +17,17 @@ class HubConnection(models.Model):
         _("hub environment"), max_length=12, choices=HubEnvironment.choices, default=HubEnvironment.STAGING
     )
     switched_at = models.DateTimeField(_("switched at"), null=True, blank=True)
+    #: Since when distribution to the hub is paused (an incident at the hub): nothing is sent, changes
+    #: queue up; None while it runs.
+    paused_at = models.DateTimeField(_("distribution paused at"), null=True, blank=True)
+    paused_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("paused by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
 
     class Meta:
         verbose_name = _("hub connection")

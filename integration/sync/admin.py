@@ -20,13 +20,14 @@ from ..access.selectors import properties_for_user
 from ..content.names import NAME_PREFETCHES, display_name
 from ..hub.environments import HubEnvironment, hub_address
 from ..hub.models import HubSwitch
-from ..hub.selectors import hub_environment_active
+from ..hub.selectors import hub_distribution_pause_read, hub_environment_active
 from .choices import SyncStatus
-from .forms import HubSwitchForm
+from .forms import DistributionPauseForm, HubSwitchForm
 from .models import ResourceKind, SyncAttempt, SyncState
 from .resources import objects_of
 from .selectors import hub_switch_latest, hub_switch_progress, sync_status_counts
 from .services.outbox import sync_request
+from .services.pause import PauseRefused, hub_distribution_pause, hub_distribution_resume
 from .services.switch import SwitchRefused, hub_environment_switch
 
 
@@ -247,13 +248,19 @@ class HubSwitchAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         wrap = self.admin_site.admin_view
         return [
             path("switch/", wrap(self.switch_view), name="integration_hubswitch_switch"),
+            path("distribution/", wrap(self.distribution_view), name="integration_hubswitch_distribution"),
             path("<int:switch_id>/progress/", wrap(self.progress_view), name="integration_hubswitch_progress"),
             *super().get_urls(),
         ]
 
     def changelist_view(self, request, extra_context=None):
         return super().changelist_view(
-            request, {"active_environment": hub_environment_active(), **(extra_context or {})}
+            request,
+            {
+                "active_environment": hub_environment_active(),
+                "distribution_paused": hub_distribution_pause_read(),
+                **(extra_context or {}),
+            },
         )
 
     @admin.display(description=_("progress"))
@@ -298,6 +305,36 @@ class HubSwitchAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             counts=[(SyncStatus(status).label, status, counts.get(status, 0)) for status in SyncStatus],
         )
         return TemplateResponse(request, "admin/integration/hubswitch/switch.html", context)
+
+    def distribution_view(self, request):
+        """GET: whether distribution to the hub runs, with a confirmation box to pause or resume it; POST: do
+        it, then back to the switches' list."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        paused = hub_distribution_pause_read()
+        form = DistributionPauseForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                if paused is None:
+                    hub_distribution_pause(user=request.user)
+                    message = gettext("Distribution to the hub is paused: nothing is sent until you resume it.")
+                else:
+                    hub_distribution_resume(user=request.user)
+                    message = gettext("Distribution to the hub resumes: what waited is being sent, availability first.")
+            except PauseRefused as refused:
+                form.add_error(None, str(refused))
+            else:
+                self.message_user(request, message, messages.SUCCESS)
+                return redirect("admin:integration_hubswitch_changelist")
+        title = gettext("Resume distribution to the hub") if paused else gettext("Pause distribution to the hub")
+        context = self._context(
+            request,
+            title,
+            form=form,
+            paused=paused,
+            pending=sync_status_counts(hub_environment_active()).get(SyncStatus.PENDING, 0),
+        )
+        return TemplateResponse(request, "admin/integration/hubswitch/distribution.html", context)
 
     def progress_view(self, request, switch_id):
         """The first sync against the switch's hub: counts synced, pending and failed; a summary once done."""

@@ -1,4 +1,4 @@
-"""The form of the hub environment switch: which environment, and an explicit confirmation."""
+"""The forms of the hub environment switch and of the distribution pause: each with an explicit confirmation."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -13,4 +13,13 @@ class HubSwitchForm(forms.Form):
     confirm = forms.BooleanField(
         label=_("I understand: every property, room type, rate plan and their rates will be sent to this hub as new."),
         error_messages={"required": _("Tick the box to confirm the switch.")},
+    )
+
+
+class DistributionPauseForm(forms.Form):
+    """Confirm a pause of distribution to the hub, or its resume (the page says which)."""
+
+    confirm = forms.BooleanField(
+        label=_("I understand: nothing is sent to the hub until distribution resumes; changes and bookings queue up."),
+        error_messages={"required": _("Tick the box to confirm.")},
     )

@@ -50,6 +50,10 @@ class SyncState(models.Model):
     last_status_code = models.PositiveSmallIntegerField(_("last HTTP status"), null=True, blank=True)
     failures = models.PositiveSmallIntegerField(_("failures in a row"), default=0)
     last_synced_at = models.DateTimeField(_("last synced at"), null=True, blank=True)
+    #: A change that moves availability or closes a day waits for the hub: sent ahead of every other pending
+    #: row (the sender takes it first), so that a bulk rate edit draining does not hold back what prevents an
+    #: overbooking. Cleared once the hub has the version.
+    urgent = models.BooleanField(_("availability first"), default=False)
     #: When the oldest change the hub does not have yet was made; None once the hub has them all.
     pending_since = models.DateTimeField(_("pending since"), null=True, blank=True)
     next_attempt_at = models.DateTimeField(_("next attempt at"), null=True, blank=True, db_index=True)
@@ -72,6 +76,8 @@ class SyncState(models.Model):
             models.Index(fields=["status", "next_attempt_at"], name="syncstate_due"),
             # The admin's list (and one property's): its order, read from the index rather than sorted.
             models.Index(fields=["property", "kind", "object_id"], name="syncstate_list"),
+            # The few urgent rows, oldest change first, which every send looks at (sender._send_urgent_first).
+            models.Index(fields=["pending_since"], condition=models.Q(urgent=True), name="syncstate_urgent"),
         ]
 
     def __str__(self) -> str:

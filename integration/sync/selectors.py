@@ -8,9 +8,15 @@ from django.db.models import Count, Max, Min, OuterRef, QuerySet, Subquery
 from django.db.models.functions import TruncHour
 
 from ..hub.models import HubSwitch
-from ..hub.selectors import hub_environment_active
+from ..hub.selectors import hub_distribution_paused_since, hub_environment_active
 from .choices import SyncStatus
 from .models import SyncAttempt, SyncState
+
+
+def sync_known_to_hub(kind: str, object_id: int) -> bool:
+    """Whether the active hub holds the resource: its create (or a 409 that found it there) succeeded, and no
+    switch to another hub has come since. Nothing about a resource may be read from a hub before it."""
+    return SyncState.objects.filter(kind=kind, object_id=object_id, known_to_hub=True).exists()
 
 
 def with_sync_state(queryset: QuerySet[Any], kind: str) -> QuerySet[Any]:
@@ -74,8 +80,10 @@ FAILED_SHOWN = 50
 
 
 def outbox_backlog() -> dict[str, Any]:
-    """What waits for the active hub: changes pending (and since when the oldest), and rows failed."""
+    """What waits for the active hub: changes pending (and since when the oldest), rows failed, and since when
+    distribution is paused (ISO 8601; None while it runs)."""
     environment = hub_environment_active()
+    paused = hub_distribution_paused_since()
     counts = sync_status_counts(environment)
     oldest = SyncState.objects.filter(environment=environment, status=SyncStatus.PENDING).aggregate(
         oldest=Min("pending_since")
@@ -84,6 +92,7 @@ def outbox_backlog() -> dict[str, Any]:
         "pending": counts.get(SyncStatus.PENDING, 0),
         "oldest_pending_since": oldest,
         "failed": counts.get(SyncStatus.FAILED, 0),
+        "paused_since": paused.isoformat() if paused else None,
     }
 
 

@@ -40,24 +40,27 @@ def _moment(value: datetime) -> Any:
     return connection.ops.adapt_datetimefield_value(value)
 
 
-def state_bump_statement(where: str, params: Params, *, now: datetime, stale: datetime) -> tuple[str, Params]:
+def state_bump_statement(
+    where: str, params: Params, *, now: datetime, stale: datetime, urgent: bool = False
+) -> tuple[str, Params]:
     """The change of the outbox rows matching where (SQL over their columns, with params): the version bump,
-    pending again, and the claim of the send unless one was queued since stale, RETURNING each row's id and
-    whether this change claimed it. Plain SQL: RETURNING, and a caller may run it inside a statement of its
-    own (a data-modifying WITH on PostgreSQL)."""
+    pending again (urgent: ahead of the others, until the hub has it), and the claim of the send unless one
+    was queued since stale, RETURNING each row's id and whether this change claimed it. Plain SQL: RETURNING,
+    and a caller may run it inside a statement of its own (a data-modifying WITH on PostgreSQL)."""
     n, at = _names(), _moment(now)
+    urgent_set = f" {n['urgent']} = %s," if urgent else ""
     statement = (
         f"UPDATE {n['table']} SET {n['version']} = {n['version']} + 1, {n['status']} = %s, {n['failures']} = 0,"  # noqa: S608
-        f" {n['next_attempt_at']} = NULL, {n['pending_since']} = COALESCE({n['pending_since']}, %s),"
+        f"{urgent_set} {n['next_attempt_at']} = NULL, {n['pending_since']} = COALESCE({n['pending_since']}, %s),"
         f" {n['queued_at']} = CASE WHEN {n['queued_at']} IS NULL OR {n['queued_at']} < %s THEN %s"
         f" ELSE {n['queued_at']} END WHERE {where} RETURNING {n['id']}, {n['queued_at']} = %s AS claimed"
     )
-    return statement, [SyncStatus.PENDING, at, _moment(stale), at, *params, at]
+    return statement, [SyncStatus.PENDING, *([True] if urgent else []), at, _moment(stale), at, *params, at]
 
 
-def state_bump(state_id: int, *, now: datetime, stale: datetime) -> bool:
+def state_bump(state_id: int, *, now: datetime, stale: datetime, urgent: bool = False) -> bool:
     """state_bump_statement for the row of this id, run; returns whether this change claimed the send."""
-    statement, params = state_bump_statement(f"{_names()['id']} = %s", [state_id], now=now, stale=stale)
+    statement, params = state_bump_statement(f"{_names()['id']} = %s", [state_id], now=now, stale=stale, urgent=urgent)
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
         (_id, claimed) = cursor.fetchone()
@@ -114,10 +117,10 @@ def state_release(state_id: int) -> bool:
 
 
 def state_synced(state: SyncState, *, version: int, body: Any, now: datetime) -> int:
-    """The hub holds body, built from version: synced, unless the resource changed again meanwhile (then
-    still pending). Returns 0, changing nothing, when a switch moved the row to another hub. Plain SQL: the
-    CASEs on the row's own version in one statement, which every send runs (the ORM's Case/When compiles
-    the same statement at more CPU)."""
+    """The hub holds body, built from version: synced and no longer urgent, unless the resource changed again
+    meanwhile (then still pending). Returns 0, changing nothing, when a switch moved the row to another hub.
+    Plain SQL: the CASEs on the row's own version in one statement, which every send runs (the ORM's
+    Case/When compiles the same statement at more CPU)."""
     n = _names()
     acked_body = SyncState._meta.get_field("acked_body").get_db_prep_save(body, connection)
     with connection.cursor() as cursor:
@@ -125,11 +128,12 @@ def state_synced(state: SyncState, *, version: int, body: Any, now: datetime) ->
             f"UPDATE {n['table']} SET"  # noqa: S608
             f" {n['status']} = CASE WHEN {n['version']} = %s THEN %s ELSE {n['status']} END,"
             f" {n['pending_since']} = CASE WHEN {n['version']} = %s THEN NULL ELSE {n['pending_since']} END,"
+            f" {n['urgent']} = CASE WHEN {n['version']} = %s THEN %s ELSE {n['urgent']} END,"
             f" {n['acked_body']} = %s, {n['known_to_hub']} = %s, {n['sent_version']} = %s, {n['last_error']} = '',"
             f" {n['last_status_code']} = NULL, {n['failures']} = 0, {n['last_synced_at']} = %s,"
             f" {n['next_attempt_at']} = NULL WHERE {n['id']} = %s AND {n['environment']} = %s",
             [
-                *(version, SyncStatus.SYNCED, version, acked_body, True, version),
+                *(version, SyncStatus.SYNCED, version, version, False, acked_body, True, version),
                 *(_moment(now), state.pk, state.environment),
             ],
         )

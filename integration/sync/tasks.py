@@ -10,6 +10,7 @@ from core.background.jobs import JobTask
 from core.background.leases import retried_if_database_lost
 
 from .services.outbox import sync_attempts_purge, sync_sweep
+from .services.pause import sync_resume_publish
 from .services.sender import send_time_limits, sync_send
 from .services.switch import sync_switch_publish
 
@@ -41,3 +42,10 @@ def sync_attempts_purge_task() -> None:
 def sync_switch_publish_task(switch_id: int) -> None:
     """Queue the sends of a switch of hub environment, parents first (a durable job the switch records)."""
     sync_switch_publish(switch_id)
+
+
+@shared_task(base=JobTask, ignore_result=True)
+def sync_resume_publish_task() -> None:
+    """Queue every pending send once distribution resumes, availability first (a durable job the resume
+    records)."""
+    sync_resume_publish()

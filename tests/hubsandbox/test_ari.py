@@ -134,18 +134,6 @@ def test_package_plans_take_rate_modify(hub, plans):
     assert rates(2, rateplan_id="rp-pkg") == {day(1): {"rate_modify": 2500.5}}
 
 
-def test_a_day_holds_the_kind_of_rate_sent_last(hub, plans):
-    """When a plan's model changes type, the next rates replace the other kind on the days they cover."""
-    ok(hub.post(RATES, {"rates": [span(0, 1, rate=100, business_day=True)]}))
-    ok(
-        hub.patch(
-            "/properties/p1/rateplan-models/std", {"type": "package", "i18n": [{"locale": "ko-KR", "name": "기본"}]}
-        )
-    )
-    ok(hub.post(RATES, {"rates": [span(1, 1, rate_modify=-10)]}))
-    assert rates() == {day(0): {"rate": 100, "business_day": True}, day(1): {"rate_modify": -10, "business_day": True}}
-
-
 def test_integral_numbers_are_integers(hub, plans):
     ok(hub.post(RATES, {"rates": [span(0, 0, rate=120000.0), span(1, 1, rate=99.5), span(2, 2, rate=0)]}))
     stored = rates()

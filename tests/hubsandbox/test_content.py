@@ -198,10 +198,11 @@ def test_one_standalone_model_per_property(hub, prop):
     assert message.startswith("type:")
     assert state.get_resource("rateplan_model", prop, "pkg")["type"] == "package"
 
-    # The standalone itself may be patched, and the role may move from one model to another.
+    # The standalone itself may be patched, but not made a package: the role stays with it (issue 41).
     ok(hub.patch(f"/properties/{prop}/rateplan-models/std", {"i18n": [KO], "type": "standalone"}))
-    ok(hub.patch(f"/properties/{prop}/rateplan-models/std", {"i18n": [KO], "type": "package"}))
-    ok(hub.patch(f"/properties/{prop}/rateplan-models/pkg", {"i18n": [KO], "type": "standalone"}))
+    message = error(hub.patch(f"/properties/{prop}/rateplan-models/std", {"i18n": [KO], "type": "package"}), 400)
+    assert message.startswith("type: rate plan model 'std' is the standalone rate plan model of property 'p1'")
+    assert state.get_resource("rateplan_model", prop, "std")["type"] == "standalone"
 
     # Another property has its own standalone.
     ok(hub.post("/properties", {"id": "p2", "i18n": [KO]}))
@@ -228,8 +229,9 @@ def test_rateplan_create_read_and_status_patch(hub, prop):
 
 def test_rateplan_type_follows_its_model(hub, prop):
     ok(hub.post(f"/properties/{prop}/roomtypes/r1/rateplans", {"id": "rp1", "vendor_rateplan_model_id": "std"}))
-    ok(hub.patch(f"/properties/{prop}/rateplan-models/std", {"i18n": [KO], "type": "package"}))
-    assert ok(hub.get(f"/properties/{prop}/roomtypes/r1/rateplans/rp1"))["type"] == "package"
+    ok(hub.post(f"/properties/{prop}/roomtypes/r1/rateplans", {"id": "rp2", "vendor_rateplan_model_id": "pkg"}))
+    assert ok(hub.get(f"/properties/{prop}/roomtypes/r1/rateplans/rp1"))["type"] == "standalone"
+    assert ok(hub.get(f"/properties/{prop}/roomtypes/r1/rateplans/rp2"))["type"] == "package"
 
 
 def test_rateplan_created_with_status(hub, prop):

@@ -54,6 +54,25 @@ def test_rate_plans_arrive_only_once_the_property_has_its_standalone_model(hub):
     ok(hub.post("/properties/p9/roomtypes/r1/rateplans", plan))
 
 
+def test_a_patch_may_not_leave_a_property_without_its_standalone_model(hub):
+    """SPEC: exactly one standalone model per property (issue 41): the one it has cannot become a package,
+    whether or not rate plans arrived yet; its other fields still change."""
+    ok(hub.post("/properties", {"id": "p8", "i18n": [KO]}))
+    ok(hub.post("/properties/p8/rateplan-models", {"id": "std", "type": "standalone", "i18n": [KO]}))
+    ok(hub.post("/properties/p8/rateplan-models", MODEL))
+
+    message = error(hub.patch("/properties/p8/rateplan-models/std", {"i18n": [KO], "type": "package"}), 400)
+
+    assert message == (
+        "type: rate plan model 'std' is the standalone rate plan model of property 'p8'; "
+        "a property has exactly one, so it cannot become a package"
+    )
+    assert state.get_resource("rateplan_model", "p8", "std")["type"] == "standalone"
+    # Nor can the role move by making the package standalone first.
+    error(hub.patch("/properties/p8/rateplan-models/m1", {"i18n": [KO], "type": "standalone"}), 400)
+    ok(hub.patch("/properties/p8/rateplan-models/std", {"i18n": [KO], "type": "standalone", "min_los": 2}))
+
+
 @pytest.mark.parametrize(("vendor_id", "segment"), [("a/b", "a%2Fb"), ("50%", "50%25"), ("서촌/한옥", "서촌%2F한옥")])
 def test_an_id_holding_a_slash_or_a_percent_is_found_by_its_quoted_segment(hub, vendor_id, segment):
     ok(hub.post("/properties", {"id": vendor_id, "i18n": [KO]}))

@@ -51,7 +51,7 @@ def ari_edit_apply(edit: AriEdit, *, change_set: AriChangeSet | None = None, exp
     if change_set is None:
         target = (edit.rate_plans or edit.room_types)[0]
         change_set = AriChangeSet.objects.create(property_id=target.property_id, source=AriChangeSource.PROGRAM)
-    _record_and_mark(change_set, edit.channel, plan.changed)
+    _record_and_mark(change_set, edit.channel, plan.changed, closes=edit.operation == Operation.CLOSE)
     if own:
         ari_change_set_finish(change_set)
     return plan
@@ -70,15 +70,19 @@ def ari_changes_write(change_set: AriChangeSet, changes: list[CellChange]) -> No
         rates = [change for change in changes if change.field == field_name]
         if rates:
             _write_rates(common, rates)
-    _record_and_mark(change_set, None, changes)
+    closes = any(change.field == "business_day" and change.new is False for change in changes)
+    _record_and_mark(change_set, None, changes, closes=closes)
 
 
-def _record_and_mark(change_set: AriChangeSet, channel: SalesChannel | None, changes: list[CellChange]) -> None:
-    """Record the written cells in change_set and mark their days of each rate plan or room type for the hub."""
+def _record_and_mark(
+    change_set: AriChangeSet, channel: SalesChannel | None, changes: list[CellChange], *, closes: bool
+) -> None:
+    """Record the written cells in change_set and mark their days of each rate plan or room type for the hub
+    (closes: the change closes days for sale, which the hub gets ahead of other changes)."""
     _record(change_set, channel, changes)
     for target, dates in _dates_by_target(changes).items():
         kind = ResourceKind.ARI_AVAILS if isinstance(target, RoomType) else ResourceKind.ARI_RATES
-        ari_mark_dirty(target, kind=kind, dates=dates)
+        ari_mark_dirty(target, kind=kind, dates=dates, closes=closes)
 
 
 def _refuse(edit: AriEdit, plan: AriPlan) -> None:

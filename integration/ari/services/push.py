@@ -24,14 +24,21 @@ _Target = TypeVar("_Target", RatePlan, RoomType)
 
 
 def ari_mark_dirty(
-    target: RatePlan | RoomType, *, kind: str, dates: Iterable[datetime.date], along: Statement | None = None
+    target: RatePlan | RoomType,
+    *,
+    kind: str,
+    dates: Iterable[datetime.date],
+    along: Statement | None = None,
+    closes: bool = False,
 ) -> None:
     """Record that the hub must get these days of target (a rate plan's rates or a room type's
     availability) again, and queue the push. Call inside the transaction of the change. along: a
     statement of the change itself (SQL, params) to run first, in the same round trip where the
-    database allows it (every booking's hold: its nights' update)."""
+    database allows it (every booking's hold: its nights' update). Availability, and rates with closes
+    (the change closes days for sale), go to the hub ahead of other pending changes (SyncState.urgent)."""
     ranges = ranges_of(dates)
-    if ranges and _dirty_ranges_add(kind, target.pk, ranges, along):
+    urgent = closes or kind == ResourceKind.ARI_AVAILS
+    if ranges and _dirty_ranges_add(kind, target.pk, ranges, along, urgent=urgent):
         return
     if along is not None and not ranges:
         with connection.cursor() as cursor:
@@ -39,7 +46,7 @@ def ari_mark_dirty(
     # The target's first change: its outbox row is created first.
     state = sync_state_ensure(target, kind=kind)
     AriDirtyRange.objects.bulk_create(AriDirtyRange(state=state, date_from=r.start, date_to=r.end) for r in ranges)
-    sync_state_changed(state)
+    sync_state_changed(state, urgent=urgent)
 
 
 def ari_channel_opened(prop: Property, channel: SalesChannel) -> None:
@@ -87,12 +94,14 @@ def _dates_of(
     return [(obj, dates[obj.pk]) for obj in model.objects.filter(pk__in=dates)]
 
 
-def _dirty_ranges_add(kind: str, object_id: int, ranges: Sequence[DateRange], along: Statement | None = None) -> bool:
+def _dirty_ranges_add(
+    kind: str, object_id: int, ranges: Sequence[DateRange], along: Statement | None = None, *, urgent: bool = False
+) -> bool:
     """Run along (a statement of the change, or None), add the ranges to the existing outbox row of (kind,
     object_id) and mark it changed, without reading the row first (every booking's hold runs this);
     False when there is no such row (along run all the same, nothing else done). On PostgreSQL one
     statement (along and the ranges' insert in a WITH of the row's update), elsewhere up to three."""
-    bump = sync_state_bump_statement(*sql.sync_state_of(kind, object_id))
+    bump = sync_state_bump_statement(*sql.sync_state_of(kind, object_id), urgent=urgent)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute(*sql.dirty_ranges_add_with(bump, ranges, along))
@@ -106,5 +115,5 @@ def _dirty_ranges_add(kind: str, object_id: int, ranges: Sequence[DateRange], al
                 cursor.execute(*sql.dirty_ranges_insert(found[0], ranges))
     if found is None:
         return False
-    sync_state_bumped(found[0], claimed=found[1])
+    sync_state_bumped(found[0], claimed=found[1], urgent=urgent)
     return True

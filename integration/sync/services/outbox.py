@@ -6,19 +6,19 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Model, Q
+from django.db.models import Model, Q, QuerySet
 from django.utils import timezone
 
 from core.background.broker import broker_lost_messages, broker_still_queued_since
 from core.background.periodic import for_each_row
-from core.background.queue import queue_after_commit
+from core.background.queue import publish_many, queue_after_commit
 from core.background.retention import purge_older_than
 
 from ...content.models import Property
-from ...hub.selectors import hub_environment_active
+from ...hub.selectors import hub_distribution_paused_since, hub_environment_active
 from ..choices import SyncStatus
 from ..models import SyncAttempt, SyncState
-from ..resources import KIND_OF_MODEL
+from ..resources import KIND_OF_MODEL, RESOURCES
 from ..sql import Params, state_bump, state_bump_statement, states_queued
 
 logger = logging.getLogger(__name__)
@@ -63,32 +63,35 @@ def sync_mark_changed(obj: Model, *, kind: str | None = None) -> SyncState:
     return sync_state_changed(sync_state_ensure(obj, kind=kind))
 
 
-def sync_state_changed(state: SyncState) -> SyncState:
-    """sync_mark_changed for an outbox row the caller already has."""
-    sync_state_id_changed(state.pk)
+def sync_state_changed(state: SyncState, *, urgent: bool = False) -> SyncState:
+    """sync_mark_changed for an outbox row the caller already has. urgent: the change moves availability
+    or closes a day, and goes ahead of every other pending row (SyncState.urgent)."""
+    sync_state_id_changed(state.pk, urgent=urgent)
     return state
 
 
-def sync_state_id_changed(state_id: int) -> None:
+def sync_state_id_changed(state_id: int, *, urgent: bool = False) -> None:
     """sync_state_changed for the outbox row of this id."""
     now = timezone.now()
-    sync_state_bumped(state_id, claimed=state_bump(state_id, now=now, stale=now - QUEUE_GRACE))
+    claimed = state_bump(state_id, now=now, stale=now - QUEUE_GRACE, urgent=urgent)
+    sync_state_bumped(state_id, claimed=claimed, urgent=urgent)
 
 
-def sync_state_bump_statement(where: str, params: Params) -> tuple[str, Params]:
+def sync_state_bump_statement(where: str, params: Params, *, urgent: bool = False) -> tuple[str, Params]:
     """The statement of sync_state_changed for the outbox rows matching where (SQL over their columns, with
     params), and its params (integration.sync.sql.state_bump_statement): one UPDATE, as every booking's
     hold runs it on its room type's row, RETURNING the row's id and whether this change claimed the send;
     pass them to sync_state_bumped."""
     now = timezone.now()
-    return state_bump_statement(where, params, now=now, stale=now - QUEUE_GRACE)
+    return state_bump_statement(where, params, now=now, stale=now - QUEUE_GRACE, urgent=urgent)
 
 
-def sync_state_bumped(state_id: int, *, claimed: bool) -> None:
+def sync_state_bumped(state_id: int, *, claimed: bool, urgent: bool = False) -> None:
     """After sync_state_bump_statement: queue the send the change claimed, for after the commit."""
     if claimed:
         # Edits within this window after the first go out as one request: the sender reads the latest state.
-        _publish_on_commit(state_id, settings.HUB_SYNC_COALESCE_SECONDS)
+        # An urgent change is not held back: a booking's availability drop must reach the hub in seconds.
+        _publish_on_commit(state_id, 0 if urgent else settings.HUB_SYNC_COALESCE_SECONDS)
 
 
 def sync_state_resend(state: SyncState, *, recreate: bool = False) -> SyncState:
@@ -134,6 +137,23 @@ def sync_queue_waiting(rows: Q) -> list[int]:
     return queued
 
 
+def sync_publish_in_order(rows: QuerySet[SyncState], *, urgent_first: bool = False) -> int:
+    """Queue now the sends of rows (pending outbox rows), marked queued: parents before children, and with
+    urgent_first the urgent rows (availability, closed days) before all, over one broker connection; a row
+    waiting for a retry is queued for its next attempt instead. Returns how many were queued. A row the
+    broker did not take stays marked queued, for the sweeper once that is overdue."""
+    now = timezone.now()
+    later = list(rows.filter(next_attempt_at__gt=now).values_list("pk", "next_attempt_at"))
+    due = rows.exclude(next_attempt_at__gt=now)
+    planned = sorted(
+        due.order_by().values_list("urgent", "kind", "property_id", "object_id", "pk"),
+        key=lambda row: (urgent_first and not row[0], RESOURCES[row[1]].rank, *row[1:]),
+    )
+    due.update(queued_at=now)
+    queued = publish_many(SEND_TASK, [(row[-1],) for row in planned])
+    return queued + for_each_row(later, lambda row: _queue_again(*row), what="hub sync send after its backoff")
+
+
 def _publish_on_commit(state_id: int, countdown: float) -> None:
     queue_after_commit(SEND_TASK, state_id, countdown=countdown or None, on_failure=lambda: _not_queued(state_id))
 
@@ -159,7 +179,9 @@ def sync_sweep() -> int:
     """Queue again every pending row whose send was lost or is overdue, or, after the broker lost its
     messages (a Redis restarted empty), every pending row not being sent, each at its next attempt (a row
     that fails is logged and skipped); and have one row waiting for a retry probe the hub (_probe).
-    Returns how many were queued."""
+    Nothing while distribution is paused. Returns how many were queued."""
+    if hub_distribution_paused_since() is not None:
+        return 0  # distribution is paused: its resume queues every pending row (integration.sync.services.pause)
     now = timezone.now()
     stale = now - QUEUE_GRACE
     pending = SyncState.objects.filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now), status=SyncStatus.PENDING)

@@ -8,6 +8,7 @@ a retry at once (sync_retries_now), so that a healed hub gets them all within se
 import enum
 import logging
 import random
+import time
 from collections.abc import Sequence
 from datetime import timedelta
 from functools import reduce
@@ -25,10 +26,11 @@ from core.request_id import request_id_get
 
 from ...hub.client import HubClient, HubError, HubHTTPError, HubResponse, HubUnavailable, get_hub_client
 from ...hub.payloads import redact_body
+from ...hub.selectors import hub_distribution_paused_since
 from ..choices import SyncStatus
 from ..models import SyncAttempt, SyncState
 from ..resources import RESOURCES, Call, Plan, PlanError, Resource
-from ..signals import sync_failed
+from ..signals import hub_learned, sync_failed
 from ..sql import state_claim, state_release, state_synced
 from .outbox import sync_queue, sync_queue_waiting, sync_retries_now, sync_state_ensure
 
@@ -41,6 +43,9 @@ LIMIT_MARGIN_SECONDS = 5
 RETRY_AFTER_CAP = 60 * 60
 #: When another worker holds the row, look again this much later.
 BUSY_RETRY_SECONDS = 5
+#: A send from the queue sends the urgent rows waiting for their turn for at most this many seconds (a few
+#: availability sends; far below the task's soft time limit, one hub call at its slowest).
+URGENT_SECONDS = 5.0
 #: Failures in a row are counted up to this (the column is small); the backoff reached its cap long before.
 FAILURES_COUNTED = 1000
 
@@ -57,6 +62,8 @@ class Outcome(enum.StrEnum):
     GONE = "gone"
     #: A switch of hub environment came during the send: the row starts over at the new hub.
     MOVED = "moved"
+    #: Distribution to the hub is paused: nothing sent, the row stays pending for the resume.
+    PAUSED = "paused"
 
 
 def retry_delay(failures: int, retry_after: float | None = None) -> float:
@@ -103,10 +110,61 @@ def sync_send(
     again after it died, frees its rows at once (sync_leases_release).
     task: the Celery task id of the send, recorded on the lease: a retry of the same task (after the
     database connection broke in the middle of a send) takes the lease back at once.
+
+    Distribution paused: nothing is sent (Outcome.PAUSED; its resume queues the row again). Otherwise a send
+    from the queue also sends the urgent rows waiting for their own turn, before and after its own
+    (_send_urgent_first).
     """
+    if hub_distribution_paused_since() is not None:
+        return Outcome.PAUSED
+    if not schedule:
+        return _send_claimed(state_id, full=full, schedule=schedule, client=client, owner=owner, task=task)
+    deadline = time.monotonic() + URGENT_SECONDS
+    _send_urgent_first(state_id, deadline, client=client, owner=owner, task=task)
+    outcome = _send_claimed(state_id, full=full, schedule=schedule, client=client, owner=owner, task=task)
+    _send_urgent_first(state_id, deadline, client=client, owner=owner, task=task)
+    return outcome
+
+
+def _send_urgent_first(
+    state_id: int, deadline: float, *, client: HubClient | None, owner: str | None, task: str | None
+) -> None:
+    """Send the urgent rows (availability moved, a day closed) that wait for their own turn, oldest change
+    first, until none waits or the deadline (time.monotonic()) passes: the sends from the queue run it before
+    and after their own row, so that whatever backlog the queue and the workers hold (a bulk rate edit
+    draining, its messages reserved by the workers), an availability drop reaches the hub after the sends
+    under way. The deadline keeps the task well within its time limit."""
+    while time.monotonic() < deadline:
+        now = timezone.now()
+        waiting = (
+            SyncState.objects.filter(
+                urgent=True, status=SyncStatus.PENDING, next_attempt_at=None, queued_at__isnull=False
+            )
+            .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
+            .exclude(pk=state_id)
+            .order_by("pending_since")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if waiting is None:
+            return
+        _send_claimed(waiting, full=False, schedule=True, client=client, owner=owner, task=task, busy_retry=False)
+
+
+def _send_claimed(
+    state_id: int,
+    *,
+    full: bool,
+    schedule: bool,
+    client: HubClient | None,
+    owner: str | None,
+    task: str | None,
+    busy_retry: bool = True,
+) -> Outcome:
+    """sync_send of one row once it is claimed; busy_retry: look again later when another sender holds it."""
     state = _claim(state_id, owner, task)
     if state is None:
-        if schedule:
+        if schedule and busy_retry:
             sync_queue(state_id, countdown=BUSY_RETRY_SECONDS, force=True)
         return Outcome.BUSY
     outcome = Outcome.GONE
@@ -204,8 +262,10 @@ def _after_sent(
     if state.failures and schedule:
         # The hub answers again after failing: the rows waiting for a retry need not wait for their backoff.
         sync_retries_now(state.environment)
-    if not was_known and schedule:
-        _queue_waiting_children(state)
+    if not was_known:
+        if schedule:
+            _queue_waiting_children(state)
+        hub_learned.send(sender=SyncState, state=state)
     return Outcome.SENT if plan.calls else Outcome.UNCHANGED
 
 

@@ -9,7 +9,6 @@ from django.utils.translation import gettext as _
 
 from core.audit import ADDITION, audit_record
 from core.background.jobs import job_queue
-from core.background.queue import publish_many
 
 from ...hub.environments import HubEnvironment, hub_address
 from ...hub.models import CONNECTION_PK, HubConnection, HubSwitch
@@ -18,7 +17,7 @@ from ..models import SyncState
 from ..resources import RESOURCES
 from ..signals import hub_switched
 from .batch import sync_states_ensure_all
-from .outbox import SEND_TASK
+from .outbox import sync_publish_in_order
 
 #: The durable job that queues the switch's sends (sync_switch_publish), on the hub queue.
 PUBLISH_TASK = "integration.sync.tasks.sync_switch_publish_task"
@@ -89,11 +88,8 @@ def sync_switch_publish(switch_id: int) -> int:
     broker connection; returns how many. A row the broker did not take stays marked queued by the switch,
     for the sweeper once it is overdue."""
     switch = HubSwitch.objects.get(pk=switch_id)
-    rows = SyncState.objects.filter(
-        environment=switch.to_environment, status=SyncStatus.PENDING, queued_at=switch.switched_at
+    return sync_publish_in_order(
+        SyncState.objects.filter(
+            environment=switch.to_environment, status=SyncStatus.PENDING, queued_at=switch.switched_at
+        )
     )
-    planned = sorted(
-        rows.order_by().values_list("kind", "property_id", "object_id", "pk"),
-        key=lambda row: (RESOURCES[row[0]].rank, *row),
-    )
-    return publish_many(SEND_TASK, [(state_id,) for *_row, state_id in planned])

@@ -18,6 +18,7 @@ from integration.channels.services import (
     channel_open_request,
     channel_settings_update,
     property_channels_refresh,
+    property_channels_refresh_for_booking,
     property_channels_refresh_requested,
     sales_channels_refresh,
 )
@@ -264,11 +265,40 @@ def test_a_switch_to_another_hub_closes_the_old_hubs_channels_and_keeps_what_was
     link.refresh_from_db()
     assert link.status == ChannelStatus.CLOSED
     assert (link.on_sale, link.rate_plans) == (True, {plans[1].vendor_id: False})
-    assert Job.objects.filter(task=REFRESH_PROPERTY_TASK, args=[prop.pk]).exists()
+    # Read from the new hub once it has created the property, not before (it would answer 404).
+    assert not Job.objects.filter(task=REFRESH_PROPERTY_TASK, args=[prop.pk]).exists()
+    assert property_channels_refresh(property=prop) == 0
     summary = sync_pending(property=prop)
     assert not summary.failures, summary.failures
+    assert Job.objects.filter(task=REFRESH_PROPERTY_TASK, args=[prop.pk]).exists()
     settings_state = SyncState.objects.get(kind=ResourceKind.CHANNEL_SETTINGS, object_id=link.pk)
     assert settings_state.status == SyncStatus.SYNCED
     assert not state.request_log(
         method="PATCH", path_prefix=f"/gds/vendor/properties/{prop.vendor_id}/channels", hub="production"
     ).exists()
+
+
+def test_after_a_switch_no_channel_status_is_read_before_the_new_hub_holds_the_property(
+    hub_property, production_hub, superuser
+):
+    """Issue 41: a resync after a switch read properties' channel statuses from the new hub before it had
+    created them (404s). The read waits for the property's create there, then follows it."""
+    prop, _room_type, _plans = hub_property
+    channel_open_request(property=prop, channel=channel(1))
+    sync_pending(property=prop)
+    hub_environment_switch(to=HubEnvironment.PRODUCTION, user=superuser)
+
+    property_channels_refresh(property=prop)  # what the queued read-back, or a booking, would run now
+    property_channels_refresh_for_booking(property=prop, status=ChannelStatus.CLOSED)
+    sync_pending(property=prop)
+    property_channels_refresh(property=prop)  # the job the create queued
+
+    at_new_hub = list(
+        state.request_log(path_prefix="/gds/vendor/properties", hub="production").values_list(
+            "method", "path", "response_status"
+        )
+    )
+    statuses_path = f"/gds/vendor/properties/{prop.vendor_id}/channels"
+    assert at_new_hub[0][:2] == ("POST", "/gds/vendor/properties")
+    assert [row for row in at_new_hub if row[:2] == ("GET", statuses_path)] == [("GET", statuses_path, 200)]
+    assert not [row for row in at_new_hub if row[2] == 404]

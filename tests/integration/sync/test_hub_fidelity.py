@@ -175,6 +175,38 @@ def test_package_models_and_rate_plans_wait_for_the_standalone_model(hub):
     assert {plan["id"] for plan in hub.list_resources("rateplan", "seochon")} == {"ondol-bb", "ondol-std"}
 
 
+def test_we_never_send_the_patch_that_would_leave_the_hub_without_a_standalone_model(hub):
+    """Issue 41: the model the hub holds as the property's standalone one made a package here fails with a
+    message for staff, nothing sent (the hub would refuse it: exactly one per property); set back, it
+    sends its other changes."""
+    prop = PropertyFactory(vendor_id="bukchon")
+    korean(prop, name="북촌")
+    standalone = RatePlanModelFactory(property=prop, vendor_id="std", type="standalone")
+    korean(standalone)
+    package = RatePlanModelFactory(property=prop, vendor_id="bb")
+    korean(package)
+    hub_sync("--all")
+
+    # Staff move the role here (which the hub cannot follow).
+    standalone.type, package.type = "package", "standalone"
+    standalone.save()
+    package.save()
+    sync_mark_changed(standalone)
+    assert send(standalone) is Outcome.FAILED
+
+    state = SyncState.objects.get(kind="rateplan_model", object_id=standalone.pk)
+    assert state.last_error.startswith("The hub holds this model as the property's standalone rate plan model")
+    assert not hub.request_log(method="PATCH").exists()
+    assert hub.get_resource("rateplan_model", "bukchon", "std")["type"] == "standalone"
+    package.type = "package"
+    package.save()
+    standalone.type, standalone.min_los = "standalone", 2
+    standalone.save()
+    sync_mark_changed(standalone)
+    assert send(standalone) is Outcome.SENT
+    assert hub.get_resource("rateplan_model", "bukchon", "std")["min_los"] == 2
+
+
 def test_a_package_model_waiting_for_the_standalone_one_follows_it_through_the_queue(worker, hub):
     prop = PropertyFactory(vendor_id="seochon")
     korean(prop, name="서촌")
