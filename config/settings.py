@@ -167,6 +167,8 @@ CELERY_BROKER_FOLDER = VAR_DIR / "broker"
 if CELERY_BROKER_URL.startswith("filesystem://"):
     for _folder in ("queue", "control"):
         (CELERY_BROKER_FOLDER / _folder).mkdir(parents=True, exist_ok=True)
+    # kombu's transport, each message written whole before a worker can take it (core.background.filebroker).
+    CELERY_BROKER_TRANSPORT = "core.background.filebroker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_BROKER_FOLDER / "queue"),
         "data_folder_out": str(CELERY_BROKER_FOLDER / "queue"),
