@@ -335,7 +335,7 @@ class RuleUndoConflict(Exception):
 def avail_rule_change_undo(*, change: ChannelAvailRuleChange, user: User | None = None) -> ChannelAvailRuleChange:
     """Put the rule back as it was before change: remove an added rule, restore a removed one, give a
     changed one its former values. Raises RuleUndoConflict when the rule no longer reads as change left it."""
-    current = ChannelAvailRule.objects.select_for_update().filter(pk=change.rule_id).first() if change.rule_id else None
+    current = ChannelAvailRule.objects.select_for_update(of=("self",)).filter(pk=change.rule_id).first() if change.rule_id else None
     if change.after is not None and (current is None or rule_values(current) != change.after):
         raise RuleUndoConflict
     if change.before is None:
@@ -375,7 +375,7 @@ def cutoff_push(cutoff_id: int, *, now: datetime.datetime | None = None) -> bool
     today, every room type), once a day; False when already done or not due."""
     today = (now or timezone.now()).astimezone(KOREA).date()
     with transaction.atomic():
-        cutoff = PropertyCutoff.objects.select_for_update().filter(pk=cutoff_id).first()
+        cutoff = PropertyCutoff.objects.select_for_update(of=("self",)).filter(pk=cutoff_id).first()
         if cutoff is None or cutoff.pushed_on == today or cutoff.pk not in cutoffs_due(now=now):
             return False
         cutoff.pushed_on = today

@@ -171,7 +171,7 @@ def price_rule_set(
     if errors:
         raise ValidationError(errors)
     # One rule change of a property at a time: the preview's prices stay those applied.
-    Property.objects.select_for_update().filter(pk=prop.pk).first()
+    Property.objects.select_for_update(of=("self",)).filter(pk=prop.pk).first()
     plan = price_rule_plan(prop=prop, channel=channel, rate_plan=rate_plan, method=method, value=value)
     _check(plan, expected=expected, confirmed=confirmed)
     rules = ChannelPriceRule.objects.filter(property=prop, channel=channel, rate_plan=rate_plan)
@@ -265,7 +265,7 @@ def channel_commission_set(
     """Record the commission staff typed for the channel, or the one measured from its reconciled
     bookings (measured: percent, sample size, first and last booking date), and mark the prices of its net
     targets dirty where the commission in use changes them. Returns how many channel prices moved."""
-    Property.objects.select_for_update().filter(pk=prop.pk).first()
+    Property.objects.select_for_update(of=("self",)).filter(pk=prop.pk).first()
     before = price_book(prop)
     row, _created = ChannelCommission.objects.get_or_create(property=prop, channel=channel)
     if typed is not None:
@@ -287,7 +287,7 @@ def pricing_settings_save(*, settings: PricingSettings) -> int:
     """Save a property's rounding and commission settings, and mark the channel prices the change moves
     (a new rounding unit, or a commission that now is measured). Returns how many moved."""
     prop = settings.property
-    Property.objects.select_for_update().filter(pk=prop.pk).first()
+    Property.objects.select_for_update(of=("self",)).filter(pk=prop.pk).first()
     before = price_book(prop)
     settings.save()
     after = price_book(prop)
