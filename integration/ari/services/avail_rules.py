@@ -335,7 +335,9 @@ class RuleUndoConflict(Exception):
 def avail_rule_change_undo(*, change: ChannelAvailRuleChange, user: User | None = None) -> ChannelAvailRuleChange:
     """Put the rule back as it was before change: remove an added rule, restore a removed one, give a
     changed one its former values. Raises RuleUndoConflict when the rule no longer reads as change left it."""
-    current = ChannelAvailRule.objects.select_for_update(of=("self",)).filter(pk=change.rule_id).first() if change.rule_id else None
+    current = None
+    if change.rule_id:
+        current = ChannelAvailRule.objects.select_for_update(of=("self",)).filter(pk=change.rule_id).first()
     if change.after is not None and (current is None or rule_values(current) != change.after):
         raise RuleUndoConflict
     if change.before is None:
