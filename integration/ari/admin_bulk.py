@@ -246,7 +246,17 @@ class AriBulkEditViews(AriPageViews):
                 user=request.user,
                 expected=expected,
             )
-        except AriStale as stale:
+        except (AriStale, ValidationError, IntegrityError) as error:
+            self._message_not_saved(request, error)
+            return None, error.plan if isinstance(error, AriStale) else plan
+        self._message_applied(request, prop, plan, change_set)
+        first = min(date_range.start for date_range in edit.ranges)
+        return redirect(self._calendar_url(prop, start=first, channel=edit.channel)), plan
+
+    def _message_not_saved(self, request, error):
+        """Say why an apply saved nothing: the cells changed after the preview (AriStale: the new preview is
+        shown), or a refusal (its reasons; an IntegrityError: bookings changed meanwhile)."""
+        if isinstance(error, AriStale):
             self.message_user(
                 request,
                 _(
@@ -255,15 +265,10 @@ class AriBulkEditViews(AriPageViews):
                 ),
                 messages.WARNING,
             )
-            return None, stale.plan
-        except (ValidationError, IntegrityError) as error:
-            reasons = " ".join(error.messages) if isinstance(error, ValidationError) else ""
-            reasons = reasons or _("bookings changed meanwhile.")
-            self.message_user(request, _("Nothing was saved: %(reasons)s") % {"reasons": reasons}, messages.ERROR)
-            return None, plan
-        self._message_applied(request, prop, plan, change_set)
-        first = min(date_range.start for date_range in edit.ranges)
-        return redirect(self._calendar_url(prop, start=first, channel=edit.channel)), plan
+            return
+        reasons = " ".join(error.messages) if isinstance(error, ValidationError) else ""
+        reasons = reasons or _("bookings changed meanwhile.")
+        self.message_user(request, _("Nothing was saved: %(reasons)s") % {"reasons": reasons}, messages.ERROR)
 
     def _message_applied(self, request, prop, plan, change_set):
         """Tell staff what an applied plan changed and queued for the hub, with a link to its undo."""

@@ -72,21 +72,9 @@ class AriPeriodViews(AriBulkEditViews):
         Else (None, the plan as it is now) with a message: the preview is shown again, nothing saved."""
         try:
             plan, change_set = ari_copy_apply(prop=prop, copy=copy, user=request.user, expected=expected)
-        except AriStale as stale:
-            self.message_user(
-                request,
-                _(
-                    "Someone changed some of these cells after your preview, so nothing was saved. "
-                    "This is the new preview: check it, then apply."
-                ),
-                messages.WARNING,
-            )
-            return None, stale.plan
-        except (ValidationError, IntegrityError) as error:
-            reasons = " ".join(error.messages) if isinstance(error, ValidationError) else ""
-            reasons = reasons or _("bookings changed meanwhile.")
-            self.message_user(request, _("Nothing was saved: %(reasons)s") % {"reasons": reasons}, messages.ERROR)
-            return None, ari_copy_plan(copy)
+        except (AriStale, ValidationError, IntegrityError) as error:
+            self._message_not_saved(request, error)
+            return None, error.plan if isinstance(error, AriStale) else ari_copy_plan(copy)
         self._message_applied(request, prop, plan, change_set)
         return redirect(self._calendar_url(prop, start=copy.target.start)), plan
 
