@@ -140,13 +140,17 @@ TITLES = {
     "standalone": gettext_lazy("Exactly one standalone rate plan model"),
     "korean": gettext_lazy("Korean texts are present"),
     "synced": gettext_lazy("Every resource is synced"),
-    "ari": gettext_lazy("Rates and availability are pushed for the next 365 days"),
+    # The horizon is a setting (ARI_HORIZON_DAYS): filled in by _item.
+    "ari": gettext_lazy("Rates and availability are pushed for the next %(days)d days"),
     "license": gettext_lazy("Licenses are confirmed"),
 }
 
 
 def _item(key, passed, reason, links=()):
-    return ChecklistItem(key=key, title=str(TITLES[key]), passed=passed, reason=reason, links=tuple(links))
+    title = str(TITLES[key])
+    if key == "ari":
+        title %= {"days": settings.ARI_HORIZON_DAYS}
+    return ChecklistItem(key=key, title=title, passed=passed, reason=reason, links=tuple(links))
 
 
 def _catalog_item(hub_codes):

@@ -122,6 +122,13 @@ def test_every_resource_must_be_synced():
     assert [link.label for link in item.links] == ["Failed", "Pending"]
 
 
+def test_the_ari_title_names_the_horizon_of_the_setting(settings):
+    prop = PropertyFactory()
+    assert items(prop)["ari"].title == "Rates and availability are pushed for the next 365 days"
+    settings.ARI_HORIZON_DAYS = 500
+    assert items(prop)["ari"].title == "Rates and availability are pushed for the next 500 days"
+
+
 def test_rates_and_availability_must_be_at_the_hub_for_365_days():
     prop = PropertyFactory()
     room_type, _standalone, _package, plans = make_ready(prop)
