@@ -31,7 +31,11 @@ class HubSandboxConfig(AppConfig):
 
 
 def _seed_channels(sender, apps=None, **kwargs):
-    """After migrate or flush: the hub's sales channels exist (flush sends no apps: use the real models)."""
+    """After migrate or flush: the hub's sales channels exist (flush sends no apps: use the real models).
+    Nothing after `migrate hubsandbox zero`, whose state has no sandbox tables left to seed."""
     from .channels import channels_seed
 
-    channels_seed(apps.get_model("hubsandbox", "SandboxChannel") if apps is not None else None)
+    if apps is None:
+        channels_seed(None)
+    elif "hubsandbox" in apps.app_configs:
+        channels_seed(apps.get_model("hubsandbox", "SandboxChannel"))
