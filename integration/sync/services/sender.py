@@ -227,7 +227,9 @@ def _waiting_for(resource: Resource, obj: Any, *, schedule: bool) -> str:
     if schedule:
         for _kind, parent in missing:
             parent_state = sync_state_ensure(parent)
-            if parent_state.status == SyncStatus.PENDING:
+            # A parent waiting for its request budget or a retry has its send queued for then: asked now, it
+            # would only spend a try (a resync's many children each asking again).
+            if parent_state.status == SyncStatus.PENDING and not parent_state.waiting_for_hub():
                 sync_queue(parent_state.pk)
     names = ", ".join(str(RESOURCES[kind].model._meta.verbose_name) for kind, _parent in missing)
     return _("Waiting for the %(parents)s to reach the hub.") % {"parents": names}
@@ -372,6 +374,7 @@ def _wait_for_budget(state: SyncState, exc: HubBudgetSpent, schedule: bool) -> O
     """No slot of the property's request budget is free: nothing was sent and nothing failed; the row stays
     pending until the slot frees, saying why to staff, and the worker moves on to other properties' rows."""
     _same_hub(state).update(last_error=exc.message, next_attempt_at=timezone.now() + timedelta(seconds=exc.seconds))
+    logger.info("hub sync of %s #%s waits %.1f s for its %s budget", state.kind, state.object_id, exc.seconds, exc.kind)
     if schedule:
         sync_queue(state.pk, countdown=exc.seconds, force=True)
     return Outcome.BUDGET
