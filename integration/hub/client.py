@@ -13,6 +13,7 @@ from typing import Any
 import requests
 from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from core.metrics import hub_request_observed
 from core.request_id import HEADER as REQUEST_ID_HEADER
@@ -86,7 +87,11 @@ class HubBudgetSpent(Exception):
     @property
     def message(self) -> str:
         """Why the call waits, for staff."""
-        kinds = {"rates": _("rates"), "availability": _("availability"), "content": _("content")}
+        kinds = {
+            "rates": pgettext("request budget", "rates"),
+            "availability": pgettext("request budget", "availability"),
+            "content": pgettext("request budget", "content"),
+        }
         return _("Waiting for the property's request budget (%(limit)d a minute for %(kind)s).") % {
             "limit": self.limit,
             "kind": kinds.get(self.kind, self.kind),
