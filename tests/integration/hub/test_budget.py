@@ -104,7 +104,8 @@ def test_threads_taking_slots_of_one_budget_at_once_never_get_more_than_n(backen
     """8 threads, each with its own connection, ask 6 times each as fast as they can (real clock): within the
     window exactly N of the 48 get a slot."""
     settings.HUB_BUDGET_CONTENT_PER_MINUTE = 10
-    granted, errors = [], []
+    granted: list[int] = []
+    errors: list[Exception] = []
     start = threading.Barrier(8)
 
     def take():

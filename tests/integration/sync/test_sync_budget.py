@@ -32,13 +32,16 @@ DAYS = (DateRange(korea_today(), korea_today() + datetime.timedelta(days=29)),)
 @pytest.fixture
 def published(monkeypatch):
     """The sends queued (state id, countdown), in order, instead of reaching a broker."""
-    sent = []
+    sent: list[tuple[int, float | None]] = []
+
+    def publish_many(_task, args):
+        sent.extend((a[0], None) for a in args)
+        return len(args)
+
     monkeypatch.setattr(
         outbox, "queue_after_commit", lambda _task, state_id, **kw: sent.append((state_id, kw["countdown"]))
     )
-    monkeypatch.setattr(
-        outbox, "publish_many", lambda _task, args: sent.extend((a[0], None) for a in args) or len(args)
-    )
+    monkeypatch.setattr(outbox, "publish_many", publish_many)
     return sent
 
 
@@ -65,6 +68,7 @@ def test_a_spent_budget_sends_nothing_fails_nothing_and_waits_for_its_slot(hub, 
     assert SyncAttempt.objects.count() == 0
     state.refresh_from_db()
     assert (state.status, state.failures, state.last_status_code) == (SyncStatus.PENDING, 0, None)
+    assert state.next_attempt_at is not None
     assert 55 < (state.next_attempt_at - timezone.now()).total_seconds() <= SPAN_SECONDS
     assert state.last_error == "Waiting for the property's request budget (10 a minute for content)."
     (queued, countdown), *_others = published
@@ -101,7 +105,7 @@ def test_the_in_process_batch_waits_for_the_slot_instead(hub, hub_budget, settin
     state = sync_state_ensure(hanok())
     settings.HUB_BUDGET_CONTENT_PER_MINUTE = 1
     spend(settings, BUDGET_CONTENT)
-    slept = []
+    slept: list[float] = []
     real_time = budget.time.time
     monkeypatch.setattr(client.time, "sleep", slept.append)
     # The slot frees once the sleep has passed: the budget's clock moved on by what was slept.
