@@ -316,7 +316,13 @@ def _exchange(state: SyncState, client: HubClient, call: Call, *, renew: bool = 
         # The lease covers one call: a plan of several calls renews it before each.
         SyncState.objects.filter(pk=state.pk).update(lease_until=timezone.now() + lease_duration())
     try:
-        response = client.call(call.endpoint, path_params=call.params, body=call.body, wait=wait)
+        response = client.call(call.endpoint, path_params=call.params, body=call.body, wait=False)
+    except HubBudgetSpent as exc:
+        if not wait:
+            raise
+        # Slept here rather than in the client: the wait (up to a minute) outlasts the lease, renewed after it.
+        time.sleep(exc.seconds)
+        return _exchange(state, client, call, wait=wait)
     except HubError as exc:
         if isinstance(exc, HubHTTPError) and exc.status == 409 and call.if_exists:
             # OURS (decision 0003): 409 on create means the hub has it already; continue with the update.

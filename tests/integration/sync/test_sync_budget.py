@@ -3,6 +3,8 @@ nothing failed; the row waits, saying why, until the slot frees, queued for then
 held by the availability budget only; the sweeper leaves a waiting row alone until then."""
 
 import datetime
+import time
+from types import SimpleNamespace
 
 import pytest
 from django.db import transaction
@@ -13,12 +15,13 @@ from integration.ari.dates import DateRange
 from integration.ari.services.bulk import ari_edit_apply
 from integration.ari.services.edits import AriEdit, Operation
 from integration.ari.services.inventory import inventory_hold
+from integration.hub import budget
 from integration.hub.budget import SPAN_SECONDS, budget_take
 from integration.hub.endpoints import BUDGET_CONTENT, BUDGET_RATES
 from integration.models import SyncAttempt, SyncState
 from integration.sync.choices import SyncStatus
 from integration.sync.models import ResourceKind
-from integration.sync.services import outbox
+from integration.sync.services import outbox, sender
 from integration.sync.services.batch import sync_pending
 from integration.sync.services.outbox import sync_retries_now, sync_state_ensure, sync_sweep
 from integration.sync.services.sender import Outcome, sync_send
@@ -99,21 +102,22 @@ def test_the_sweeper_and_a_healed_hub_leave_a_row_waiting_for_its_budget_alone(h
 
 
 def test_the_in_process_batch_waits_for_the_slot_instead(hub, hub_budget, settings, monkeypatch):
-    """manage.py hub_sync (schedule=False) sleeps in the client until the slot frees, then sends."""
-    from integration.hub import budget, client
-
+    """manage.py hub_sync (schedule=False) sleeps until the slot frees, renews its lease, then sends."""
     state = sync_state_ensure(hanok())
     settings.HUB_BUDGET_CONTENT_PER_MINUTE = 1
     spend(settings, BUDGET_CONTENT)
     slept: list[float] = []
-    real_time = budget.time.time
-    monkeypatch.setattr(client.time, "sleep", slept.append)
+    real_time = time.time
+    monkeypatch.setattr(sender, "time", SimpleNamespace(sleep=slept.append, monotonic=time.monotonic))
     # The slot frees once the sleep has passed: the budget's clock moved on by what was slept.
-    monkeypatch.setattr(budget.time, "time", lambda: real_time() + sum(slept))
+    monkeypatch.setattr(budget, "time", SimpleNamespace(time=lambda: real_time() + sum(slept)))
+    renewed = []
+    monkeypatch.setattr(sender, "lease_duration", lambda: renewed.append(1) or datetime.timedelta(seconds=45))
 
     assert sync_send(state.pk, schedule=False) is Outcome.SENT
     assert len(slept) == 1
     assert 55 < slept[0] <= SPAN_SECONDS
+    assert len(renewed) == 2  # the claim's lease, then the one renewed after the wait
     assert hub.request_log(method="POST").count() == 1
 
 
