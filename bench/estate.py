@@ -7,6 +7,13 @@ sandbox hubs emptied: starts Procfile's worker (production settings, PostgreSQL,
 concurrency, switches the hub environment (the go-live path, which resyncs everything), and times until
 no row is pending. The sandbox is served by its own gunicorn with the `latency_ms` fault.
 
+--budget N sets our request budget (HUB_BUDGET_*_PER_MINUTE, decision 0022) in the workers' environment and
+has the sandbox count like a strict hub (`budget=N`: 429 beyond N requests per property, kind and clock
+minute); --hub-budget N has only the sandbox count, to show what a hub would refuse without ours. The report
+then adds, from the sandbox's request log, the over-budget minutes (property x kind x clock minute with more
+than N requests), the busiest such minute, and the 429s. A budgeted resync takes minutes: a property's
+content is some 18 requests, two minutes at 10.
+
 Prints, per run: hub requests (writes) against the protocol minimum (one create per content resource, one
 ARI call per rate plan and per room type), refused, wall time, requests/s, speed-up against concurrency 1,
 the ratio to the latency floor (requests x latency / concurrency), tasks per request, CPU per request of
@@ -52,6 +59,8 @@ DAYS = 365
 #: The kinds the protocol's minimum counts, one request each in a full resync.
 PROTOCOL_KINDS = ("property", "roomtype", "rateplan_model", "rateplan", "ari_rates", "ari_avails")
 POLL_SECONDS = 0.5
+#: The kinds of request budget (settings HUB_BUDGET_<kind>_PER_MINUTE).
+BUDGET_KINDS = ("RATES", "AVAILABILITY", "CONTENT")
 
 
 def main():
@@ -92,7 +101,12 @@ def main():
             PYTHONPATH=str(ROOT),
             PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         )
-        hub = start_hub(env, hub_port, f"latency_ms={options.latency_ms}")
+        figures["budget"], figures["hub_budget"] = options.budget, options.hub_budget
+        if options.budget:
+            env.update({f"HUB_BUDGET_{kind}_PER_MINUTE": str(options.budget) for kind in BUDGET_KINDS})
+        # The sandbox's budget counts in its cache, shared by its gunicorn workers only on Redis.
+        hub_env = {**env, "CACHE_URL": broker.rsplit("/", 1)[0] + "/1"} if options.hub_budget else env
+        hub = start_hub(hub_env, hub_port, f"latency_ms={options.latency_ms},budget={options.hub_budget}")
         try:
             for pool in options.pools:
                 for concurrency in options.concurrency:
@@ -112,6 +126,13 @@ def _options():
     parser.add_argument("--concurrency", default="1,2,4,8", help="worker concurrencies, comma-separated")
     parser.add_argument("--pools", default="prefork,threads", help="Celery pools, comma-separated")
     parser.add_argument("--latency-ms", type=int, default=50, help="added to every answer of the sandbox hub")
+    parser.add_argument("--budget", type=int, default=0, help="our request budget per property, kind and minute")
+    parser.add_argument(
+        "--hub-budget",
+        type=int,
+        default=0,
+        help="the sandbox's count per property, kind and minute (default: --budget)",
+    )
     parser.add_argument("--nodes", type=int, default=1, help="worker processes, each under its own node name")
     parser.add_argument(
         "--kill-after", type=float, help="seconds into the resync to SIGKILL the first worker (restarted)"
@@ -122,6 +143,7 @@ def _options():
     options = parser.parse_args()
     options.concurrency = [int(value) for value in options.concurrency.split(",")]
     options.pools = options.pools.split(",")
+    options.hub_budget = options.hub_budget or options.budget
     return options
 
 
@@ -254,6 +276,7 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
     from config.celery import app as celery_app
     from core.background.broker import broker_lost_messages
     from hubsandbox import state as hub_state
+    from hubsandbox.budget import budget_minutes
     from integration.hub.environments import HubEnvironment
     from integration.hub.selectors import hub_environment_active
     from integration.sync.choices import SyncStatus
@@ -309,6 +332,7 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
             stop(process)
     writes = hub_state.request_log(hub=target).exclude(method="GET")
     requests = writes.count()
+    minutes = budget_minutes(hub_state.request_log(hub=target)).values()
     tasks = sum(log.read_text().count(f"{SEND_TASK}[") for log in logs)
     floor = requests * options.latency_ms / 1000 / concurrency / options.nodes
     return {
@@ -323,6 +347,11 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
         "minimum": SyncState.objects.filter(kind__in=PROTOCOL_KINDS).count(),
         "moved": switch.resources,
         "refused": writes.filter(response_status__gte=400).count(),
+        "throttled": hub_state.request_log(hub=target).filter(response_status=429).count(),
+        "busiest_minute": max(minutes, default=0),
+        "budget": options.budget,
+        "hub_budget": options.hub_budget,
+        "over_budget_minutes": sum(1 for count in minutes if count > options.hub_budget) if options.hub_budget else 0,
         "failed": SyncState.objects.filter(status=SyncStatus.FAILED).count(),
         "seconds": round(seconds, 1),
         "switch_seconds": round(switch_seconds, 2),
@@ -420,6 +449,12 @@ def _row(run, runs):
         f"{run['tasks_per_request']:>7}  {cpu['worker']:>5} / {cpu['hub']:>4} / {cpu['database']:>4}"
         f"{run['peak_rss_mb']:>9}{run['written_twice']:>6}{run['at_once']:>5}   {run['load'][0]} -> {run['load'][1]}"
         + (f"   (a worker SIGKILLed at {run['killed_at']} s)" if run["killed_at"] else "")
+        + (
+            f"\n    budget {run['budget'] or 'off'}, the hub counting {run['hub_budget']} a minute: over-budget"
+            f" minutes {run['over_budget_minutes']}, busiest minute {run['busiest_minute']}, 429s {run['throttled']}"
+            if run["hub_budget"]
+            else ""
+        )
     )
 
 

@@ -368,6 +368,13 @@ HUB_READ_TIMEOUT = env.float("HUB_READ_TIMEOUT", default=30.0)
 HUB_SYNC_COALESCE_SECONDS = env.float("HUB_SYNC_COALESCE_SECONDS", default=2.0)
 HUB_SYNC_BACKOFF_BASE = env.float("HUB_SYNC_BACKOFF_BASE", default=2.0)
 HUB_SYNC_BACKOFF_CAP = env.float("HUB_SYNC_BACKOFF_CAP", default=15 * 60.0)
+# The request budget per property and minute at the hub (decision 0022), per kind: rate requests, availability
+# requests, and every other call about one property (content, reads included). 0 turns a budget off; in
+# production set the hub's published limit (Channex: 10 rates and 10 availability). Shared by every process
+# (Redis when CELERY_BROKER_URL names it, else the database); a send waits for its slot instead of earning a 429.
+HUB_BUDGET_RATES_PER_MINUTE = env.int("HUB_BUDGET_RATES_PER_MINUTE", default=0)
+HUB_BUDGET_AVAILABILITY_PER_MINUTE = env.int("HUB_BUDGET_AVAILABILITY_PER_MINUTE", default=0)
+HUB_BUDGET_CONTENT_PER_MINUTE = env.int("HUB_BUDGET_CONTENT_PER_MINUTE", default=0)
 # The sync log's attempts are kept this many days (0: for ever), then deleted by a daily task.
 HUB_SYNC_LOG_DAYS = env.int("HUB_SYNC_LOG_DAYS", default=90)
 # The drift check reads the hub at most this many requests per second, across all checks; a 429 or an

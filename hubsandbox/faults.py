@@ -20,6 +20,9 @@ settlement record will differ from what the vendor answered, each by one kind dr
 booking the vendor never received, the sale left out of the lists); `settlement_page_size` makes the
 list answer fewer records per page than asked, as decision 0007 allows the hub to.
 
+Request budget: `budget=N` counts each property's requests per kind per clock minute and answers 429 beyond N,
+as Channex does (budget.py); 0, the default, counts nothing.
+
 Dropped connections: the sandbox shuts down the client's socket (SHUT_RDWR) from the view and lets the
 server's write of the answer fail. The socket is reached through what the server puts in the WSGI
 environ: `gunicorn.socket` under gunicorn, and the request-line reader behind `wsgi.input` under
@@ -81,14 +84,15 @@ class FaultConfig:
     settlement_drift_rate: float = 0.0  # share of stored sales whose settlement record differs
     settlement_drift: tuple[SettlementDrift, ...] = tuple(SettlementDrift)  # the kinds of difference drawn from
     settlement_page_size: int = 0  # > 0: the settlement list answers at most this many records per page
+    budget: int = 0  # > 0: requests per property, kind and clock minute beyond which it answers 429 (budget.py)
 
     def __post_init__(self):
         object.__setattr__(self, "sequence", tuple(Fault(item) for item in self.sequence))
         object.__setattr__(self, "settlement_drift", tuple(SettlementDrift(item) for item in self.settlement_drift))
         if not 0 <= self.settlement_drift_rate <= 1 or not self.settlement_drift:
             raise ValueError("settlement_drift_rate must be within 0..1, with at least one settlement_drift kind")
-        if self.settlement_page_size < 0:
-            raise ValueError("settlement_page_size must be >= 0")
+        if min(self.settlement_page_size, self.budget) < 0:
+            raise ValueError("settlement_page_size and budget must be >= 0")
         rates = (self.error_rate, self.throttle_rate, self.drop_rate)
         if any(not 0 <= rate <= 1 for rate in rates) or sum(rates) > 1:
             raise ValueError("error_rate, throttle_rate and drop_rate must be within 0..1 and add up to at most 1")

@@ -12,6 +12,7 @@ from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 
 from . import faults, selectors, services
+from .budget import budget_refusal
 from .catalog import catalog_tree
 from .errors import HubError, MethodNotAllowed, NotFound, PayloadTooLarge, Unauthorized
 from .hubs import STAGING, current_hub, hub_token, serving
@@ -64,12 +65,14 @@ class HubView(View):
             raw_body = None
         injector = faults.active_injector()
         decision = injector.draw()
+        # Counted as received, before the answer's latency (a 429 of the budget is an answer like any other).
+        refusal = budget_refusal(current_hub(), request.method, _hub_path(request), raw_body, injector.config.budget)
         if decision.delay_seconds:
             time.sleep(decision.delay_seconds)
         if decision.fault is faults.Fault.DROP:
             self._record(request, raw_body, started, None, decision.fault)
             return faults.drop_connection(request.environ)
-        response = faults.fault_response(decision, injector.config)
+        response = refusal or faults.fault_response(decision, injector.config)
         if response is None:
             try:
                 _authenticate(request)

@@ -48,7 +48,7 @@ from .content.models import (
     RoomTypeTranslation,
 )
 from .drift.models import DriftCheck, DriftDifference
-from .hub.models import HubConnection, HubSwitch
+from .hub.models import HubBudgetWindow, HubConnection, HubSwitch
 from .sync.models import ResourceKind, SyncAttempt, SyncState
 
 __all__ = [
@@ -75,6 +75,7 @@ __all__ = [
     "CodeMapping",
     "DriftCheck",
     "DriftDifference",
+    "HubBudgetWindow",
     "HubConnection",
     "HubSwitch",
     "PriceGuard",

@@ -108,3 +108,16 @@ def assert_hub_holds(obj):
 
 def all_synced():
     return not SyncState.objects.exclude(status=SyncStatus.SYNCED).exists()
+
+
+@pytest.fixture
+def hub_budget(settings):
+    """The hub request budgets (decision 0022) start unspent: on Redis a budget outlives its test by a minute;
+    in the database the test's flush empties it."""
+    if settings.CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+        import redis
+
+        client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+        for key in client.scan_iter("vendorhub:hub-budget:*"):
+            client.delete(key)
+    return settings

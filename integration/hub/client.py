@@ -13,11 +13,13 @@ from typing import Any
 import requests
 from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from core.metrics import hub_request_observed
 from core.request_id import HEADER as REQUEST_ID_HEADER
 from core.request_id import request_id_get
 
+from .budget import budget_limit, budget_take
 from .endpoints import Endpoint
 from .environments import HubEnvironment, hub_address
 from .selectors import hub_environment_active
@@ -72,6 +74,28 @@ class HubUnavailable(HubError):
 
 class HubNotConfigured(HubError):
     """The environment's base URL or token is not set: no call can be made until it is."""
+
+
+class HubBudgetSpent(Exception):
+    """The property's request budget of a kind has no slot free for seconds (decision 0022): nothing was sent.
+    Not a HubError: the hub was not asked, and nothing failed."""
+
+    def __init__(self, *, kind: str, limit: int, seconds: float) -> None:
+        self.kind, self.limit, self.seconds = kind, limit, seconds
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """Why the call waits, for staff."""
+        kinds = {
+            "rates": pgettext("request budget", "rates"),
+            "availability": pgettext("request budget", "availability"),
+            "content": pgettext("request budget", "content"),
+        }
+        return _("Waiting for the property's request budget (%(limit)d a minute for %(kind)s).") % {
+            "limit": self.limit,
+            "kind": kinds.get(self.kind, self.kind),
+        }
 
 
 def parse_retry_after(value: str | None, *, now: datetime | None = None) -> float | None:
@@ -146,9 +170,14 @@ class HubClient:
         path_params: dict[str, Any] | None = None,
         query: dict[str, Any] | None = None,
         body: Any = None,
+        wait: bool = True,
     ) -> HubResponse:
         """Send one request; return a HubResponse for 2xx, raise HubHTTPError (3xx included) or HubUnavailable
-        otherwise."""
+        otherwise.
+
+        A call about a property first takes a slot of its request budget (decision 0022): it sleeps until one
+        frees, or with wait=False raises HubBudgetSpent before sending anything."""
+        self._budget_slot(endpoint, path_params or {}, body, wait=wait)
         path = endpoint.path(**(path_params or {}))
         started = time.monotonic()
         data = None if body is None else encode_body(body)
@@ -192,6 +221,18 @@ class HubClient:
         except ValueError:
             data = None
         return HubResponse(status=response.status_code, data=data, duration_ms=duration_ms)
+
+    def _budget_slot(self, endpoint: Endpoint, params: dict[str, Any], body: Any, *, wait: bool) -> None:
+        property_id = endpoint.budget_property(params, body)
+        if property_id is None:
+            return
+        while seconds := budget_take(self.base_url, property_id, endpoint.budget):
+            if not wait:
+                raise HubBudgetSpent(kind=endpoint.budget, limit=budget_limit(endpoint.budget), seconds=seconds)
+            logger.info(
+                "hub %s for property %s waits %.1f s for its request budget", endpoint.name, property_id, seconds
+            )
+            time.sleep(seconds)
 
 
 @functools.lru_cache(maxsize=4)

@@ -60,3 +60,19 @@ class HubSwitch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_from_environment_display()} → {self.get_to_environment_display()}"
+
+
+class HubBudgetWindow(models.Model):
+    """The requests one request budget (decision 0022: a hub, a property, a kind) took in its last minute,
+    where no Redis holds them: the row is locked while a slot is taken (integration.hub.budget)."""
+
+    key = models.CharField(_("budget"), max_length=200, unique=True)
+    #: The moments (Unix seconds) of the requests in the window, oldest first.
+    times = models.JSONField(_("request times"), default=list)
+
+    class Meta:
+        verbose_name = _("hub request budget")
+        verbose_name_plural = _("hub request budgets")
+
+    def __str__(self) -> str:
+        return self.key

@@ -209,7 +209,8 @@ def _probe(now: datetime) -> int:
     the hub answers again, and, when it does, brings the others forward (sync_retries_now). Returns 1 when
     it queued one."""
     first = (
-        SyncState.objects.filter(status=SyncStatus.PENDING, next_attempt_at__isnull=False)
+        # failures > 0: a row waiting for its request budget (decision 0022) is not probing anything.
+        SyncState.objects.filter(status=SyncStatus.PENDING, next_attempt_at__isnull=False, failures__gt=0)
         .order_by("next_attempt_at")
         .values_list("pk", "next_attempt_at")
         .first()
@@ -228,8 +229,9 @@ def sync_retries_now(environment: str) -> int:
     """The hub of environment answers again: queue at once every row of it waiting for a retry, in
     statements of RETRIES_BATCH rows. Returns how many."""
     now = timezone.now()
+    # failures > 0: a row waiting for its request budget (decision 0022) would only spend it again.
     waiting = SyncState.objects.filter(
-        environment=environment, status=SyncStatus.PENDING, next_attempt_at__isnull=False
+        environment=environment, status=SyncStatus.PENDING, next_attempt_at__isnull=False, failures__gt=0
     ).order_by()
     select, params = waiting.values("pk")[:RETRIES_BATCH].query.sql_with_params()
     queued = 0

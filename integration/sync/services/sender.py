@@ -24,7 +24,15 @@ from django.utils.translation import gettext as _
 
 from core.request_id import request_id_get
 
-from ...hub.client import HubClient, HubError, HubHTTPError, HubResponse, HubUnavailable, get_hub_client
+from ...hub.client import (
+    HubBudgetSpent,
+    HubClient,
+    HubError,
+    HubHTTPError,
+    HubResponse,
+    HubUnavailable,
+    get_hub_client,
+)
 from ...hub.payloads import redact_body
 from ...hub.selectors import hub_distribution_paused_since
 from ..choices import SyncStatus
@@ -64,6 +72,8 @@ class Outcome(enum.StrEnum):
     MOVED = "moved"
     #: Distribution to the hub is paused: nothing sent, the row stays pending for the resume.
     PAUSED = "paused"
+    #: The property's request budget has no slot free: the row stays pending until one frees (decision 0022).
+    BUDGET = "budget"
 
 
 def retry_delay(failures: int, retry_after: float | None = None) -> float:
@@ -217,7 +227,9 @@ def _waiting_for(resource: Resource, obj: Any, *, schedule: bool) -> str:
     if schedule:
         for _kind, parent in missing:
             parent_state = sync_state_ensure(parent)
-            if parent_state.status == SyncStatus.PENDING:
+            # A parent waiting for its request budget or a retry has its send queued for then: asked now, it
+            # would only spend a try (a resync's many children each asking again).
+            if parent_state.status == SyncStatus.PENDING and not parent_state.waiting_for_hub():
                 sync_queue(parent_state.pk)
     names = ", ".join(str(RESOURCES[kind].model._meta.verbose_name) for kind, _parent in missing)
     return _("Waiting for the %(parents)s to reach the hub.") % {"parents": names}
@@ -227,12 +239,16 @@ def _call_plan(
     state: SyncState, resource: Resource, obj: Any, *, full: bool, schedule: bool, client: HubClient | None
 ) -> tuple[Plan, list[HubResponse]] | Outcome:
     """The plan of the send and the hub's responses to its calls; or the Outcome when a call failed (to
-    retry when the hub gets over it by itself, else failed)."""
+    retry when the hub gets over it by itself, else failed) or waits for the property's request budget."""
     try:
         # The hub the row's knowledge is of: a switch moves every row to the new one before queueing it.
         client = client or get_hub_client(state.environment)
         plan = resource.plan(state, obj, full=full)
-        return plan, [_exchange(state, client, call, renew=index > 0) for index, call in enumerate(plan.calls)]
+        return plan, [
+            _exchange(state, client, call, renew=index > 0, wait=not schedule) for index, call in enumerate(plan.calls)
+        ]
+    except HubBudgetSpent as exc:
+        return _wait_for_budget(state, exc, schedule)
     except PlanError as exc:
         _mark_failed(state, HubError(str(exc)))
         return Outcome.FAILED
@@ -290,28 +306,35 @@ def _same_hub(state: SyncState) -> QuerySet[SyncState]:
     return SyncState.objects.filter(pk=state.pk, environment=state.environment)
 
 
-def _exchange(state: SyncState, client: HubClient, call: Call, *, renew: bool = True) -> HubResponse:
+def _exchange(state: SyncState, client: HubClient, call: Call, *, renew: bool = True, wait: bool = True) -> HubResponse:
     """One call to the hub, recorded as an attempt whatever its result; a 409 turns into call.if_exists,
     a 404 into call.if_missing. renew: extend the lease first (not before the first call: the claim has
-    just taken it)."""
+    just taken it). wait: sleep for the property's request budget, else raise HubBudgetSpent (nothing sent,
+    nothing recorded)."""
     path = call.endpoint.path(**call.params)
     if renew:
         # The lease covers one call: a plan of several calls renews it before each.
         SyncState.objects.filter(pk=state.pk).update(lease_until=timezone.now() + lease_duration())
     try:
-        response = client.call(call.endpoint, path_params=call.params, body=call.body)
+        response = client.call(call.endpoint, path_params=call.params, body=call.body, wait=False)
+    except HubBudgetSpent as exc:
+        if not wait:
+            raise
+        # Slept here rather than in the client: the wait (up to a minute) outlasts the lease, renewed after it.
+        time.sleep(exc.seconds)
+        return _exchange(state, client, call, wait=wait)
     except HubError as exc:
         if isinstance(exc, HubHTTPError) and exc.status == 409 and call.if_exists:
             # OURS (decision 0003): 409 on create means the hub has it already; continue with the update.
             _record(state, call, path, exc.status, exc.message, SyncAttempt.Outcome.SUCCESS, exc.duration_ms)
             _same_hub(state).update(known_to_hub=True)
-            return _exchange(state, client, call.if_exists)
+            return _exchange(state, client, call.if_exists, wait=wait)
         if isinstance(exc, HubHTTPError) and exc.status == 404 and call.if_missing:
             # OURS (decision 0003): 404 on update means this hub does not know the resource (a new hub environment, or
             # lost on its side): create it instead.
             _record(state, call, path, exc.status, exc.message, SyncAttempt.Outcome.SUCCESS, exc.duration_ms)
             _same_hub(state).update(known_to_hub=False)
-            return _exchange(state, client, call.if_missing)
+            return _exchange(state, client, call.if_missing, wait=wait)
         outcome = SyncAttempt.Outcome.RETRY if exc.retryable else SyncAttempt.Outcome.FAILED
         _record(state, call, path, exc.status, exc.message, outcome, exc.duration_ms)
         raise
@@ -351,6 +374,16 @@ def _schedule_retry(state: SyncState, exc: HubError, schedule: bool) -> Outcome:
     if schedule:
         sync_queue(state.pk, countdown=delay, force=True)
     return Outcome.RETRY
+
+
+def _wait_for_budget(state: SyncState, exc: HubBudgetSpent, schedule: bool) -> Outcome:
+    """No slot of the property's request budget is free: nothing was sent and nothing failed; the row stays
+    pending until the slot frees, saying why to staff, and the worker moves on to other properties' rows."""
+    _same_hub(state).update(last_error=exc.message, next_attempt_at=timezone.now() + timedelta(seconds=exc.seconds))
+    logger.info("hub sync of %s #%s waits %.1f s for its %s budget", state.kind, state.object_id, exc.seconds, exc.kind)
+    if schedule:
+        sync_queue(state.pk, countdown=exc.seconds, force=True)
+    return Outcome.BUDGET
 
 
 @transaction.atomic
