@@ -6,6 +6,7 @@ import logging
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.urls import reverse
 from django.utils import formats, timezone
 
@@ -27,6 +28,7 @@ from integration.drift.choices import DriftCheckStatus
 from integration.drift.models import DriftCheck
 from integration.drift.services import drift_check_request, drift_checks_run
 from integration.hub.selectors import hub_paused_refusal
+from integration.sync.services.outbox import sync_mark_changed
 from integration.sync.services.pause import hub_distribution_pause, hub_distribution_resume
 from licenses import tasks as licenses_tasks
 from licenses.services import license_requests_queue_refresh
@@ -53,7 +55,12 @@ def test_a_scheduled_read_of_the_hub_skips_while_paused_and_runs_after_the_resum
     module, task, reads, monkeypatch, caplog, superuser, property_a
 ):
     calls = []
-    monkeypatch.setattr(module, reads, lambda *args, **kwargs: calls.append(args) or 0)
+
+    def read(*args, **kwargs):
+        calls.append(args)
+        return 0
+
+    monkeypatch.setattr(module, reads, read)
     hub_distribution_pause(user=superuser)
 
     with caplog.at_level(logging.INFO, logger="integration.hub.selectors"):
@@ -146,3 +153,26 @@ def test_the_drift_check_screen_says_that_distribution_is_paused(client, superus
     assert response.status_code == 200
     assert hub_paused_refusal() in response.content.decode()
     assert not DriftCheck.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "waits", "queued"),
+    [
+        ("ko", "전송이 재개되기를 기다립니다.", "전송 대기열에 있습니다."),
+        ("en", "Waits for distribution to resume.", "Queued to be sent."),
+    ],
+)
+def test_the_health_page_says_a_pending_change_waits_for_the_resume(
+    client, superuser, property_a, language, waits, queued
+):
+    with transaction.atomic():
+        sync_mark_changed(property_a)
+    client.force_login(superuser)
+    health = reverse("admin:integration_property_health", args=[property_a.pk])
+    assert queued in client.get(health, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+    hub_distribution_pause(user=superuser)
+
+    html = client.get(health, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert waits in html
+    assert queued not in html
