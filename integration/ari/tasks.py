@@ -8,7 +8,6 @@ from core.background.jobs import JobTask
 from core.background.periodic import for_each_row
 
 from ..content.models import Property
-from ..hub.selectors import hub_scheduled_read_held
 from .services.avail_rules import cutoff_push, cutoffs_due, lead_days_push
 from .services.history import ari_history_purge
 from .services.horizon import horizon_check_property, horizon_open_property
@@ -43,8 +42,6 @@ def ari_horizon_nightly_task() -> int:
 @shared_task(ignore_result=True)
 def ari_horizon_check_nightly_task() -> int:
     """Find, property by property, the days the hub should hold and does not, and queue them again."""
-    if hub_scheduled_read_held("horizon check"):
-        return 0
     ids = Property.objects.order_by("pk").values_list("pk", flat=True)
     return for_each_row(ids, horizon_check_property, what="horizon check")
 

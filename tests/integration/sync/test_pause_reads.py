@@ -44,7 +44,6 @@ SCHEDULED_READS = [
     (channels_tasks, "sales_channels_refresh_task", "sales_channels_refresh"),
     (channels_tasks, "property_channels_refresh_requested_task", "property_channels_refresh_requested"),
     (licenses_tasks, "license_requests_refresh_open_task", "license_requests_refresh_open"),
-    (ari_tasks, "ari_horizon_check_nightly_task", "horizon_check_property"),
     (drift_tasks, "drift_checks_weekly_task", "drift_checks_request_all"),
     (settlement_tasks, "reconciliations_nightly_task", "reconciliations_nightly"),
 ]
@@ -76,11 +75,32 @@ def test_a_scheduled_read_of_the_hub_skips_while_paused_and_runs_after_the_resum
     assert calls  # the next run reads the hub as usual
 
 
-def test_the_scheduled_jobs_that_only_queue_changes_still_run_while_paused():
-    """The cut-offs, lead days and horizon queue availability for the hub (it waits, pending): none of them
-    reads the hub, so they are not held (their names are not among the held ones)."""
-    held = {task for _module, task, _reads in SCHEDULED_READS}
-    assert not held & {"ari_cutoffs_push_task", "ari_lead_days_nightly_task", "ari_horizon_nightly_task"}
+@pytest.mark.parametrize(
+    ("task", "queues"),
+    [
+        ("ari_cutoffs_push_task", "cutoff_push"),
+        ("ari_lead_days_nightly_task", "lead_days_push"),
+        ("ari_horizon_nightly_task", "horizon_open_property"),
+        ("ari_horizon_check_nightly_task", "horizon_check_property"),
+    ],
+)
+def test_the_scheduled_jobs_that_only_queue_availability_still_run_while_paused(
+    task, queues, monkeypatch, superuser, property_a
+):
+    """They compare what we hold and queue availability for the hub (it waits, pending): none reads the hub."""
+    calls = []
+
+    def queue(*args, **kwargs):
+        calls.append(args)
+        return 0
+
+    monkeypatch.setattr(ari_tasks, queues, queue)
+    monkeypatch.setattr(ari_tasks, "cutoffs_due", lambda: [1])
+    hub_distribution_pause(user=superuser)
+
+    getattr(ari_tasks, task)()
+
+    assert calls
 
 
 def test_what_staff_ask_of_the_hub_while_paused_is_refused_saying_since_when(superuser, property_a):
