@@ -196,3 +196,30 @@ def test_the_health_page_says_a_pending_change_waits_for_the_resume(
     html = client.get(health, HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert waits in html
     assert queued not in html
+
+
+@pytest.mark.parametrize(
+    ("language", "pause_box", "resume_box"),
+    [
+        ("ko", "전송을 재개할 때까지 허브로 아무것도 보내지 않으며", "대기하던 모든 내용을 지금 허브로 보냅니다."),
+        (
+            "en",
+            "nothing is sent to the hub until distribution resumes",
+            "everything that waited is sent to the hub now.",
+        ),
+    ],
+)
+def test_the_resume_form_says_what_resuming_does_not_what_pausing_does(
+    client, superuser, language, pause_box, resume_box
+):
+    client.force_login(superuser)
+    page = reverse("admin:integration_hubswitch_distribution")
+    html = client.get(page, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert pause_box in html
+    assert resume_box not in html
+
+    hub_distribution_pause(user=superuser)
+
+    html = client.get(page, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert resume_box in html
+    assert pause_box not in html
