@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
+from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpResponseNotAllowed
 from django.shortcuts import redirect
 from django.urls import path
@@ -71,8 +72,12 @@ class LicenseRequestViews(_ModelAdminBase):
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
         obj = self._viewable(request, object_id)
-        services.license_requests_queue_refresh(property_ids=[obj.property_id])
-        self.message_user(request, _("Reading the review from the hub; reload this page in a moment."))
+        try:
+            services.license_requests_queue_refresh(property_ids=[obj.property_id])
+        except ValidationError as error:
+            self.message_user(request, " ".join(error.messages), messages.ERROR)
+        else:
+            self.message_user(request, _("Reading the review from the hub; reload this page in a moment."))
         return redirect("admin:licenses_licenserequest_change", obj.pk)
 
     # --- Actions ----------------------------------------------------------------------------------
@@ -80,7 +85,11 @@ class LicenseRequestViews(_ModelAdminBase):
     @admin.action(description=_("Refresh the review from the hub"), permissions=["view"])
     def refresh_from_hub(self, request, queryset):
         property_ids = queryset.filter(hub_id__isnull=False).values_list("property_id", flat=True)
-        count = services.license_requests_queue_refresh(property_ids=list(property_ids))
+        try:
+            count = services.license_requests_queue_refresh(property_ids=list(property_ids))
+        except ValidationError as error:
+            self.message_user(request, " ".join(error.messages), messages.ERROR)
+            return
         if count:
             self.message_user(request, _("Reading the review from the hub; reload this page in a moment."))
         else:

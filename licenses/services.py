@@ -24,7 +24,7 @@ from core.files.storage import storage_save
 from integration.hub import endpoints
 from integration.hub.client import HubClient, HubError, get_hub_client
 from integration.hub.payloads import parse_license_detail, parse_license_result
-from integration.hub.selectors import hub_environment_active
+from integration.hub.selectors import hub_environment_active, hub_paused_refusal
 from integration.models import Property, ResourceKind, SyncState
 from integration.sync.services.outbox import sync_mark_changed, sync_request
 
@@ -243,7 +243,10 @@ def _refresh_open(property_id: int, client: HubClient) -> int:
 
 
 def license_requests_queue_refresh(*, property_ids: Iterable[int]) -> int:
-    """Queue a refresh of each property's requests from the hub, after the current transaction commits."""
+    """Queue a refresh of each property's requests from the hub, after the current transaction commits.
+    Raises ValidationError while distribution is paused."""
+    if (refusal := hub_paused_refusal()) is not None:
+        raise ValidationError(refusal)
     property_ids = sorted(set(property_ids))
     for property_id in property_ids:
         job_queue(REFRESH_TASK, property_id)

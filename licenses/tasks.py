@@ -7,6 +7,7 @@ from celery import shared_task
 
 from core.background.jobs import JobTask
 from integration.hub.client import HubError
+from integration.hub.selectors import hub_scheduled_read_held
 from integration.models import Property
 
 from .services import license_requests_refresh, license_requests_refresh_open
@@ -15,7 +16,8 @@ from .services import license_requests_refresh, license_requests_refresh_open
 @shared_task(ignore_result=True)
 def license_requests_refresh_open_task():
     """Read back the hub's review of every request under review (periodic, from beat)."""
-    license_requests_refresh_open()
+    if not hub_scheduled_read_held("license requests read-back"):
+        license_requests_refresh_open()
 
 
 @shared_task(base=JobTask, bind=True, ignore_result=True, max_retries=3)

@@ -31,6 +31,7 @@ from core.metrics import reconciliation_counted
 from integration.access.choices import MembershipRole
 from integration.access.selectors import properties_for_user
 from integration.hub.client import HubClient, HubError
+from integration.hub.selectors import hub_paused_refusal
 from integration.models import Property
 
 from . import hub
@@ -57,7 +58,8 @@ def reconciliation_request(
     *, user: User, properties: Iterable[Property], basis: str, date_from: datetime.date, date_to: datetime.date
 ) -> Reconciliation:
     """Ask for a reconciliation of these properties (the user's own, as a manager) and queue its run.
-    Raises ValidationError for an empty or too long period, or a property the user does not manage."""
+    Raises ValidationError for an empty or too long period, a property the user does not manage, or while
+    distribution to the hub is paused."""
     properties = list(properties)
     if not properties:
         raise ValidationError(_("Choose at least one property."))
@@ -68,6 +70,8 @@ def reconciliation_request(
     managed = set(properties_for_user(user, roles=(MembershipRole.MANAGER,)).values_list("pk", flat=True))
     if any(prop.pk not in managed for prop in properties):
         raise ValidationError(_("You can reconcile only the properties you manage."))
+    if (refusal := hub_paused_refusal()) is not None:
+        raise ValidationError(refusal)
     with transaction.atomic():
         reconciliation = Reconciliation.objects.create(
             basis=Basis(basis), date_from=date_from, date_to=date_to, requested_by=user
@@ -232,9 +236,13 @@ def _fail(reconciliation: Reconciliation, message: str) -> None:
 def reconciliation_run(*, reconciliation_id: int, client: HubClient | None = None) -> Reconciliation:
     """Run one reconciliation from the start: count the hub's records, page through them property by
     property, match, find our bookings the hub did not list, store the totals. A hub that fails (after
-    the client's retries), or answers a record that cannot be read, leaves the run failed saying why."""
+    the client's retries), or answers a record that cannot be read, leaves the run failed saying why; so
+    does distribution paused (a run queued before the pause reads nothing from a hub in incident)."""
     reconciliation = Reconciliation.objects.get(pk=reconciliation_id)
     if reconciliation.status == RunStatus.DONE:
+        return reconciliation
+    if (refusal := hub_paused_refusal()) is not None:
+        _fail(reconciliation, refusal)
         return reconciliation
     reconciliation.rows.all().delete()
     properties = list(reconciliation.properties.order_by("pk"))

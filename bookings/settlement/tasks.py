@@ -5,6 +5,7 @@ from datetime import timedelta
 from celery import shared_task
 
 from core.background.jobs import JobTask
+from integration.hub.selectors import hub_scheduled_read_held
 
 from .services import reconciliation_run, reconciliations_nightly
 
@@ -27,4 +28,5 @@ def reconciliation_run_task(reconciliation_id):
 @shared_task(ignore_result=True)
 def reconciliations_nightly_task():
     """Ask for the previous month's reconciliation of every property (beat, every night)."""
-    reconciliations_nightly()
+    if not hub_scheduled_read_held("nightly settlement reconciliation"):
+        reconciliations_nightly()

@@ -6,7 +6,7 @@ The property screens hang below /admin/integration/propertychannel/property/<pro
 user's properties (any other property is a 404); changes go through one service each.
 """
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -54,8 +54,12 @@ class SalesChannelAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             return HttpResponseNotAllowed(["POST"])
         if not can_manage(request.user):
             raise PermissionDenied
-        services.sales_channels_queue_refresh()
-        self.message_user(request, _("The channel list will be read from the hub in a moment; reload to see it."))
+        try:
+            services.sales_channels_queue_refresh()
+        except ValidationError as error:
+            self.message_user(request, " ".join(error.messages), messages.ERROR)
+        else:
+            self.message_user(request, _("The channel list will be read from the hub in a moment; reload to see it."))
         return HttpResponseRedirect(reverse("admin:integration_saleschannel_changelist"))
 
 
@@ -157,8 +161,12 @@ class PropertyChannelAdmin(PropertyScopedAdmin):
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
         prop = self._property(request, property_id, edit=False)
-        services.property_channels_queue_refresh(property=prop)
-        self.message_user(request, _("The channels will be read from the hub in a moment; reload to see them."))
+        try:
+            services.property_channels_queue_refresh(property=prop)
+        except ValidationError as error:
+            self.message_user(request, " ".join(error.messages), messages.ERROR)
+        else:
+            self.message_user(request, _("The channels will be read from the hub in a moment; reload to see them."))
         return HttpResponseRedirect(self._screen_url(prop))
 
     def open_view(self, request, property_id, channel_pk):

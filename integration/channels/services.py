@@ -31,6 +31,7 @@ from ..hub.payloads import (
     parse_channel_statuses,
     parse_open_request,
 )
+from ..hub.selectors import hub_paused_refusal
 from ..sync.choices import SyncStatus
 from ..sync.models import ResourceKind, SyncState
 from ..sync.selectors import sync_known_to_hub
@@ -294,8 +295,8 @@ def property_channels_refresh_for_booking(*, property: Property, status: str | N
     read the property's statuses from the hub first, as the read-back does (a channel found open opens as
     usual). Waits for the hub within the client's timeouts: call it outside any transaction. True when a
     status changed (read the row again); False otherwise, or when the hub could not be read (logged)."""
-    if status not in CHANNEL_STATUSES_READ_BEFORE_BOOKING:
-        return False
+    if status not in CHANNEL_STATUSES_READ_BEFORE_BOOKING or hub_paused_refusal() is not None:
+        return False  # distribution paused: the hub in incident is not read on a booking's path either
     try:
         return property_channels_refresh(property=property) > 0
     except HubError as error:
@@ -308,8 +309,15 @@ def property_channels_refresh_for_booking(*, property: Property, status: str | N
 
 
 def sales_channels_queue_refresh() -> None:
-    """Queue a refresh of the hub's channel list, after the current transaction commits (the button)."""
+    """Queue a refresh of the hub's channel list, after the current transaction commits (the button).
+    Raises ValidationError while distribution is paused."""
+    _refuse_while_paused()
     job_queue(REFRESH_LIST_TASK)
+
+
+def _refuse_while_paused() -> None:
+    if (refusal := hub_paused_refusal()) is not None:
+        raise ValidationError(refusal)
 
 
 def property_channels_forget_hub() -> None:
@@ -329,7 +337,9 @@ def property_channels_after_create(*, property_id: int) -> None:
 
 
 def property_channels_queue_refresh(*, property: Property) -> None:
-    """Queue a refresh of a property's channel statuses and requests, after the current transaction commits."""
+    """Queue a refresh of a property's channel statuses and requests, after the current transaction commits.
+    Raises ValidationError while distribution is paused."""
+    _refuse_while_paused()
     job_queue(REFRESH_PROPERTY_TASK, property.pk)
 
 

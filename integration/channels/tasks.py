@@ -10,6 +10,7 @@ from core.background.jobs import JobTask
 
 from ..content.models import Property
 from ..hub.client import HubError
+from ..hub.selectors import hub_scheduled_read_held
 from .services import (
     property_channels_refresh,
     property_channels_refresh_requested,
@@ -28,6 +29,8 @@ def _retry_later(task, error):
 @shared_task(base=JobTask, bind=True, ignore_result=True, max_retries=5)
 def sales_channels_refresh_task(self):
     """Read the hub's channel list (daily, from beat, and the admin's button); a busy hub is tried again."""
+    if hub_scheduled_read_held("channel list refresh"):
+        return
     try:
         sales_channels_refresh()
     except HubError as error:
@@ -49,4 +52,5 @@ def property_channels_refresh_task(self, property_id):
 @shared_task(ignore_result=True)
 def property_channels_refresh_requested_task():
     """Read back the hub's review of every property's pending open requests (periodic, from beat)."""
-    property_channels_refresh_requested()
+    if not hub_scheduled_read_held("channel requests read-back"):
+        property_channels_refresh_requested()

@@ -2,7 +2,7 @@
 differs from the hub's copy with re-send (ours wins) per row or for all, and "Check now"."""
 
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -82,14 +82,18 @@ class DriftCheckAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
         form = DriftCheckRequestForm(request.POST or None, properties=self.scoped_properties(request))
         if request.method == "POST" and form.is_valid():
             prop = form.cleaned_data["property"]
-            drift_check_request(property=prop, user=request.user)
-            self.message_user(
-                request,
-                _("The drift check of %(property)s is queued; its report appears here when it has run.")
-                % {"property": prop},
-                messages.SUCCESS,
-            )
-            return redirect("admin:integration_driftcheck_changelist")
+            try:
+                drift_check_request(property=prop, user=request.user)
+            except ValidationError as error:
+                form.add_error(None, error)
+            else:
+                self.message_user(
+                    request,
+                    _("The drift check of %(property)s is queued; its report appears here when it has run.")
+                    % {"property": prop},
+                    messages.SUCCESS,
+                )
+                return redirect("admin:integration_driftcheck_changelist")
         context = {
             **self.admin_site.each_context(request),
             "title": _("Check a property against the hub"),
@@ -103,8 +107,12 @@ class DriftCheckAdmin(ReadOnlyAdminMixin, PropertyScopedAdmin):
         if not self._may_act(request):
             raise PermissionDenied
         properties = {check.property for check in queryset.select_related("property")}
-        for prop in properties:
-            drift_check_request(property=prop, user=request.user)
+        try:
+            for prop in properties:
+                drift_check_request(property=prop, user=request.user)
+        except ValidationError as error:
+            self.message_user(request, " ".join(error.messages), messages.ERROR)
+            return
         self.message_user(
             request,
             ngettext("%(count)d drift check queued.", "%(count)d drift checks queued.", len(properties))

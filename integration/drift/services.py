@@ -12,6 +12,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -23,6 +24,7 @@ from ..content.models import Property
 from ..content.resources import path_params
 from ..hub import endpoints
 from ..hub.client import HubClient, HubError, HubHTTPError, get_hub_client
+from ..hub.selectors import hub_paused_refusal
 from ..sync.models import ResourceKind, SyncState
 from ..sync.resources import RESOURCES
 from ..sync.services.outbox import sync_state_resend
@@ -61,7 +63,9 @@ def runner_lock_seconds() -> int:
 
 def drift_check_request(*, property: Property, user: User | None = None) -> DriftCheck:
     """Queue a drift check of property and have the runner start after the commit. Asking again while
-    one is queued or running returns that one."""
+    one is queued or running returns that one. Raises ValidationError while distribution is paused."""
+    if (refusal := hub_paused_refusal()) is not None:
+        raise ValidationError(refusal)
     with transaction.atomic():
         _fail_interrupted()
         check = _queue_check(property, user)
@@ -140,7 +144,11 @@ def _claim_next() -> DriftCheck | None:
 def drift_check_run(*, check: DriftCheck, client: HubClient, pacer: Pacer) -> DriftCheck:
     """Read back every resource of the check's property that the hub has acknowledged, compare each with
     the body it acknowledged, and store the differences; no transaction is held across a read.
-    A resource the hub answers 404 for is a difference of its own (the hub lost it)."""
+    A resource the hub answers 404 for is a difference of its own (the hub lost it). Distribution paused:
+    the check fails at once, saying so (queued before the pause, it reads nothing from a hub in incident)."""
+    if (refusal := hub_paused_refusal()) is not None:
+        _finish(check, DriftCheckStatus.FAILED, 0, [], error=refusal)
+        return check
     found = []
     read = 0
     try:

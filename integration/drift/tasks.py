@@ -7,6 +7,7 @@ from celery import shared_task
 
 from core.background.jobs import JobTask
 
+from ..hub.selectors import hub_scheduled_read_held
 from .services import drift_checks_request_all, drift_checks_run
 
 
@@ -27,4 +28,5 @@ def drift_checks_run_task():
 @shared_task(ignore_result=True)
 def drift_checks_weekly_task():
     """Queue a drift check of every property (beat, weekly); the runner then works through them."""
-    drift_checks_request_all()
+    if not hub_scheduled_read_held("weekly drift check"):
+        drift_checks_request_all()

@@ -1,9 +1,15 @@
 """Reads of which hub environment is active, and whether distribution to it is paused."""
 
+import logging
 from datetime import datetime
+
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
 
 from .environments import HubEnvironment
 from .models import CONNECTION_PK, HubConnection
+
+logger = logging.getLogger(__name__)
 
 
 def hub_environment_active() -> HubEnvironment:
@@ -21,3 +27,25 @@ def hub_distribution_paused_since() -> datetime | None:
 def hub_distribution_pause_read() -> HubConnection | None:
     """The connection's row with who paused distribution, while it is paused (for the screens); else None."""
     return HubConnection.objects.select_related("paused_by").filter(pk=CONNECTION_PK, paused_at__isnull=False).first()
+
+
+def hub_paused_refusal() -> str | None:
+    """What staff read when they ask for a read of the hub (a drift check, a reconciliation, a refresh)
+    while distribution is paused: a hub with an incident is not read either. None while distribution runs."""
+    since = hub_distribution_paused_since()
+    if since is None:
+        return None
+    return _(
+        "Distribution to the hub is paused since %(since)s: nothing is read from the hub either. "
+        "Ask again once an administrator resumes it."
+    ) % {"since": formats.localize(timezone.localtime(since))}
+
+
+def hub_scheduled_read_held(what: str) -> bool:
+    """True, with one line in the log, when a scheduled read of the hub (what: the job's name) skips this
+    run because distribution is paused; the job's next run after the resume does the work."""
+    since = hub_distribution_paused_since()
+    if since is None:
+        return False
+    logger.info("%s skipped: distribution to the hub is paused since %s", what, since.isoformat())
+    return True

@@ -312,7 +312,7 @@ class HubSwitchAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         if not self.has_view_permission(request):
             raise PermissionDenied
         paused = hub_distribution_pause_read()
-        form = DistributionPauseForm(request.POST or None)
+        form = DistributionPauseForm(request.POST or None, paused=paused is not None)
         if request.method == "POST" and form.is_valid():
             try:
                 if paused is None:

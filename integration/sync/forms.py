@@ -17,9 +17,15 @@ class HubSwitchForm(forms.Form):
 
 
 class DistributionPauseForm(forms.Form):
-    """Confirm a pause of distribution to the hub, or its resume (the page says which)."""
+    """Confirm a pause of distribution to the hub, or its resume (paused: the box then says what resuming
+    does)."""
 
     confirm = forms.BooleanField(
         label=_("I understand: nothing is sent to the hub until distribution resumes; changes and bookings queue up."),
         error_messages={"required": _("Tick the box to confirm.")},
     )
+
+    def __init__(self, *args, paused: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if paused:
+            self.fields["confirm"].label = _("I understand: everything that waited is sent to the hub now.")

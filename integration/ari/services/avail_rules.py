@@ -386,17 +386,42 @@ def cutoff_push(cutoff_id: int, *, now: datetime.datetime | None = None) -> bool
     return True
 
 
+def _channel_entries_kept(prop: Property, channel_ids: Iterable[int], days: Sequence[datetime.date]) -> None:
+    """Keep channels' own entries at the hub on days that no rule may decide for them any more (lead days
+    removed, a cut-off changed): an empty cap per room type and day, as a cleared cap leaves it. Without it
+    the push of these days would carry no entry for the channel and the hub would keep it closed (decision
+    0006: a channel whose lever is gone must hear that it sells from the common stock again)."""
+    room_type_ids = list(RoomType.objects.filter(property=prop).values_list("pk", flat=True))
+    ChannelAvailDay.objects.bulk_create(
+        [
+            ChannelAvailDay(room_type_id=room_type_id, channel_id=channel_id, date=day, cap=None)
+            for room_type_id in room_type_ids
+            for channel_id in channel_ids
+            for day in days
+        ],
+        ignore_conflicts=True,  # a day with a cap of its own keeps it
+        batch_size=1000,
+    )
+
+
 @transaction.atomic
 def cutoff_settings_changed(prop: Property) -> None:
-    """A property's cut-off changed: today goes to the hub again (open or closed as the new one says)."""
+    """A property's cut-off changed: today goes to the hub again (open or closed as the new one says), with
+    an entry of its own for every open channel, so that a channel no longer closed by it hears so."""
     PropertyCutoff.objects.filter(property=prop).update(pushed_on=None)
-    _room_types_dirty([prop.pk], [korea_today()])
+    today = korea_today()
+    open_channels = SalesChannel.objects.filter(channel_id__in=open_channel_ids(prop)).values_list("pk", flat=True)
+    _channel_entries_kept(prop, list(open_channels), [today])
+    _room_types_dirty([prop.pk], [today])
 
 
-def _lead_days_changed(prop: Property, *, old: int, new: int) -> None:
-    """A channel's lead days changed: the days between the old and the new limit go to the hub again."""
+def _lead_days_changed(prop: Property, channel_id: int, *, old: int, new: int) -> None:
+    """A channel's lead days changed: the days between the old and the new limit go to the hub again; those
+    that open keep an entry of the channel's own, so that the hub hears they sell again."""
     today = korea_today()
     days = [today + datetime.timedelta(days=offset) for offset in range(min(old, new), max(old, new))]
+    if new < old:
+        _channel_entries_kept(prop, [channel_id], days)
     if days:
         _room_types_dirty([prop.pk], days)
 
@@ -406,13 +431,13 @@ def lead_days_save(*, lead: ChannelLeadDays) -> None:
     """Save a channel's lead days; the days that close or open with it go to the hub."""
     old = ChannelLeadDays.objects.filter(pk=lead.pk).values_list("days", flat=True).first() if lead.pk else None
     lead.save()
-    _lead_days_changed(lead.property, old=old or 0, new=lead.days)
+    _lead_days_changed(lead.property, lead.channel_id, old=old or 0, new=lead.days)
 
 
 @transaction.atomic
 def lead_days_delete(*, lead: ChannelLeadDays) -> None:
     """Remove a channel's lead days: the days they closed open again at the hub."""
-    _lead_days_changed(lead.property, old=lead.days, new=0)
+    _lead_days_changed(lead.property, lead.channel_id, old=lead.days, new=0)
     lead.delete()
 
 
