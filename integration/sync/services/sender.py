@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from core.request_id import request_id_get
 
+from ...hub.budget import WINDOW_SECONDS
 from ...hub.client import (
     HubBudgetSpent,
     HubClient,
@@ -378,11 +379,16 @@ def _schedule_retry(state: SyncState, exc: HubError, schedule: bool) -> Outcome:
 
 def _wait_for_budget(state: SyncState, exc: HubBudgetSpent, schedule: bool) -> Outcome:
     """No slot of the property's request budget is free: nothing was sent and nothing failed; the row stays
-    pending until the slot frees, saying why to staff, and the worker moves on to other properties' rows."""
-    _same_hub(state).update(last_error=exc.message, next_attempt_at=timezone.now() + timedelta(seconds=exc.seconds))
-    logger.info("hub sync of %s #%s waits %.1f s for its %s budget", state.kind, state.object_id, exc.seconds, exc.kind)
+    pending until the slot frees, saying why to staff, and the worker moves on to other properties' rows.
+
+    The waiting rows of one property are told the same moment (when the oldest slot frees), where only one of
+    them fits: each comes back at a random point of the next slot's share of the minute instead, so that they
+    do not all try again at once and wait again, one by one (a resync's many rows of each property)."""
+    seconds = exc.seconds + random.uniform(0, WINDOW_SECONDS / exc.limit)  # noqa: S311 (jitter, not cryptography)
+    _same_hub(state).update(last_error=exc.message, next_attempt_at=timezone.now() + timedelta(seconds=seconds))
+    logger.info("hub sync of %s #%s waits %.1f s for its %s budget", state.kind, state.object_id, seconds, exc.kind)
     if schedule:
-        sync_queue(state.pk, countdown=exc.seconds, force=True)
+        sync_queue(state.pk, countdown=seconds, force=True)
     return Outcome.BUDGET
 
 

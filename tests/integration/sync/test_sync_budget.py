@@ -25,7 +25,7 @@ from integration.sync.services import outbox, sender
 from integration.sync.services.batch import sync_pending
 from integration.sync.services.outbox import sync_retries_now, sync_state_ensure, sync_sweep
 from integration.sync.services.sender import Outcome, sync_send
-from tests.factories import PropertyFactory, hub_content, korean
+from tests.factories import PropertyFactory, RoomTypeFactory, hub_content, korean
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -72,15 +72,36 @@ def test_a_spent_budget_sends_nothing_fails_nothing_and_waits_for_its_slot(hub, 
     state.refresh_from_db()
     assert (state.status, state.failures, state.last_status_code) == (SyncStatus.PENDING, 0, None)
     assert state.next_attempt_at is not None
-    assert 55 < (state.next_attempt_at - timezone.now()).total_seconds() <= SPAN_SECONDS
+    assert 55 < (state.next_attempt_at - timezone.now()).total_seconds() <= SPAN_SECONDS + 6
     assert state.last_error == "Waiting for the property's request budget (10 a minute for content)."
     (queued, countdown), *_others = published
     assert queued == state.pk
-    assert 55 < countdown <= SPAN_SECONDS
+    assert 55 < countdown <= SPAN_SECONDS + 6  # the oldest slot frees, then a jitter of a slot's share (6 s)
     with translation.override("ko"):
         assert sync_send(state.pk) is Outcome.BUDGET
     state.refresh_from_db()
     assert state.last_error == "숙소의 요청 한도를 기다리는 중입니다(콘텐츠: 분당 10건)."
+
+
+def test_the_rows_waiting_for_one_slot_come_back_at_different_moments(hub, hub_budget, settings, published):
+    prop = hanok()
+    room_types = [RoomTypeFactory(property=prop) for _n in range(8)]
+    for room_type in room_types:
+        korean(room_type)
+    sync_state_ensure(prop)
+    SyncState.objects.filter(kind="property").update(known_to_hub=True)
+    settings.HUB_BUDGET_CONTENT_PER_MINUTE = 10
+    spend(settings, BUDGET_CONTENT)
+
+    assert {sync_send(sync_state_ensure(room_type).pk) for room_type in room_types} == {Outcome.BUDGET}
+
+    countdowns = sorted(countdown for _queued, countdown in published)
+    assert len(countdowns) == 8
+    assert countdowns[0] > 55
+    assert countdowns[-1] <= SPAN_SECONDS + 6
+    # Not all at the moment the oldest slot frees, spread over a slot's share of the minute (6 s): eight
+    # random moments fall within one second of each other about once in ten million runs.
+    assert countdowns[-1] - countdowns[0] > 1
 
 
 def test_the_sweeper_and_a_healed_hub_leave_a_row_waiting_for_its_budget_alone(hub, hub_budget, settings, published):
