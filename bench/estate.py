@@ -194,6 +194,7 @@ def _build(properties):
 #: The parts of a send, by the functions that do them (cumulative CPU of this thread); the rest of a send
 #: is the claim of its row, reading the row, and the glue.
 PROFILED_PARTS = (
+    ("distribution paused?", "hub_distribution_paused_since", "integration/hub/selectors.py"),
     ("load the object", "load", "integration/sync/resources.py"),
     ("parents known to the hub?", "_unknown_to_hub", "integration/sync/services/sender.py"),
     ("plan: read, build the body", "plan", "resources.py"),

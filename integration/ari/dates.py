@@ -56,8 +56,15 @@ def dates_within(ranges):
 
 
 def ranges_of(dates):
-    """The fewest ranges covering exactly these dates."""
-    return merge_ranges(DateRange(day, day) for day in set(dates))
+    """The fewest ranges covering exactly these dates: runs of consecutive days, in date order (a year of
+    days per send: no DateRange per day)."""
+    runs: list[list[datetime.date]] = []  # [first, last] of each run
+    for day in sorted(set(dates)):
+        if runs and day == runs[-1][1] + datetime.timedelta(days=1):
+            runs[-1][1] = day
+        else:
+            runs.append([day, day])
+    return [DateRange(first, last) for first, last in runs]
 
 
 def month_start(day: datetime.date) -> datetime.date:

@@ -65,7 +65,8 @@ class AriResource(Resource):
 
         def forget_sent(responses: list) -> None:
             # Ranges marked while this send was under way stay for the next one.
-            AriDirtyRange.objects.filter(pk__in=sent).delete()
+            if sent:
+                AriDirtyRange.objects.filter(pk__in=sent).delete()
             # What the hub now holds, for the nightly horizon check (a first push starts it over).
             hub_days_record(state, days, replace=first_push)
 
@@ -115,9 +116,13 @@ def rate_plan_push_values(rate_plan, ranges):
             {"business_day": business_day} if value is None else {"business_day": business_day, field_name: value}
         )
     channels = defaultdict(list)
-    # Only the channels open for the property get their own values; others' wait until they open.
+    # Only the channels open for the property get their own values; others' wait until they open (none
+    # open: no channel's values to read).
+    open_ids = open_channel_ids(rate_plan.property)
+    if not open_ids:
+        return sorted(common.items()), {}
     overrides = ChannelRateDay.objects.filter(
-        dates_within(ranges), rate_plan=rate_plan, channel__channel_id__in=open_channel_ids(rate_plan.property)
+        dates_within(ranges), rate_plan=rate_plan, channel__channel_id__in=open_ids
     ).values_list("channel__channel_id", "date", field_name)
     by_day = {(channel_id, date): value for channel_id, date, value in overrides}
     ruled = channel_rule_rates(

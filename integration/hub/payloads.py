@@ -266,17 +266,20 @@ def full_patch_body(kind: str, new: Body) -> Body:
 
 def redact_body(body: Any) -> Any:
     """A copy of body fit for the attempt log: secret values and file contents replaced by a note."""
+    # Scalars are kept without a call each: a year of rates is thousands of them per send.
     if isinstance(body, dict):
         return {
             key: (
                 f"[{len(value)} characters removed]"
                 if key.lower() in _SECRET_KEYS and isinstance(value, str)
                 else redact_body(value)
+                if isinstance(value, dict | list)
+                else value
             )
             for key, value in body.items()
         }
     if isinstance(body, list):
-        return [redact_body(item) for item in body]
+        return [redact_body(item) if isinstance(item, dict | list) else item for item in body]
     return body
 
 

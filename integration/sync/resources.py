@@ -7,10 +7,13 @@ retries and failures the same way for every kind.
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import Q, prefetch_related_objects
+
+from core.db.plain_sql import RowWithParents
 
 from ..hub import endpoints
 from .models import SyncState
@@ -57,9 +60,12 @@ class Resource:
     follows_switch: bool = True
 
     def load(self, object_id: int) -> Any:
-        """The object with what its calls need, or None when it no longer exists."""
-        queryset = self.model._default_manager.select_related(*self.related).prefetch_related(*self.prefetch)
-        return queryset.filter(pk=object_id).first()
+        """The object with what its calls need, or None when it no longer exists: the object and its related
+        parents in one plain SQL statement (every send loads one), then what it prefetches."""
+        obj = _row_reader(self.model, self.related).get(object_id)
+        if obj is not None and self.prefetch:
+            prefetch_related_objects([obj], *self.prefetch)
+        return obj
 
     def parents(self, obj: Any) -> list[tuple[str, models.Model]]:
         """The resources the hub must know before this one: (kind, object) pairs."""
@@ -86,6 +92,12 @@ class Resource:
     def describe(self, obj: Any) -> str:
         """How the hub and its logs name obj, for summaries."""
         return str(obj)
+
+
+@cache
+def _row_reader(model: type[models.Model], related: tuple[str, ...]) -> RowWithParents:
+    """The statement reading an object of model with its related parents, built once per kind of send."""
+    return RowWithParents(model, related)
 
 
 #: Every kind of hub resource the engine sends, by kind; the areas and apps that own them register them.

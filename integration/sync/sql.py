@@ -102,6 +102,39 @@ def state_claim(
     return columns.build(row) if row else None
 
 
+def state_urgent_next(state_id: int, *, now: datetime) -> int | None:
+    """The id of the urgent row (availability moved, a day closed) waiting longest for its own turn, queued
+    and neither leased nor waiting for a retry, other than state_id's; None when none waits. Plain SQL: every
+    send from the queue runs it twice (sender._send_urgent_first), on the partial index of the few urgent
+    rows."""
+    n = _names()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {n['id']} FROM {n['table']} WHERE {n['urgent']} = %s AND {n['status']} = %s"  # noqa: S608
+            f" AND {n['next_attempt_at']} IS NULL AND {n['queued_at']} IS NOT NULL"
+            f" AND ({n['lease_until']} IS NULL OR {n['lease_until']} < %s) AND {n['id']} <> %s"
+            f" ORDER BY {n['pending_since']} LIMIT 1",
+            [True, SyncStatus.PENDING, _moment(now), state_id],
+        )
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def states_known_to_hub(pairs: Sequence[tuple[str, int]]) -> set[tuple[str, int]]:
+    """Of the (kind, object id) pairs, those whose outbox row the hub knows. Plain SQL: every send reads its
+    parents' with it (one pair for rates or availability, two for a rate plan)."""
+    if not pairs:
+        return set()
+    n = _names()
+    rows = " OR ".join([f"({n['kind']} = %s AND {n['object_id']} = %s)"] * len(pairs))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {n['kind']}, {n['object_id']} FROM {n['table']} WHERE {n['known_to_hub']} = %s AND ({rows})",  # noqa: S608
+            [True, *(value for pair in pairs for value in pair)],
+        )
+        return {(kind, object_id) for kind, object_id in cursor.fetchall()}
+
+
 def state_release(state_id: int) -> bool:
     """End the lease on the row; returns whether the resource changed while it was being sent. Plain SQL:
     UPDATE ... RETURNING, which every send runs."""

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.db.models.signals import post_save, pre_save
 
-from core.db.plain_sql import Columns, HasSaveReceivers, insert
+from core.db.plain_sql import Columns, HasSaveReceivers, RowWithParents, insert
 from integration.models import PropertyChannel, RatePlanDay, SalesChannel
 from tests.bookings.factories import open_channel, sellable
 from tests.integration.ari.factories import day
@@ -99,3 +99,22 @@ def test_a_model_with_save_receivers_is_refused(signal):
         signal.disconnect(sender=SalesChannel, dispatch_uid="test_plain_sql")
     assert not SalesChannel.objects.filter(channel_id=43).exists()
     assert insert(SalesChannel(channel_id=43, name="Not listened to")).pk is not None
+
+
+def test_a_row_with_its_parents_is_read_in_one_statement_as_select_related_reads_it(django_assert_num_queries):
+    from integration.models import RatePlan
+
+    _room_type, standalone, _package = sellable(nights=1)
+    reader = RowWithParents(RatePlan, ("property", "room_type", "model"))
+    expected = RatePlan.objects.select_related("property", "room_type", "model").get(pk=standalone.pk)
+
+    with django_assert_num_queries(1):
+        found = reader.get(standalone.pk)
+        parents = (found.property, found.room_type, found.model)  # in place: no query each
+    assert found == expected
+    assert [field.value_from_object(found) for field in RatePlan._meta.concrete_fields] == [
+        field.value_from_object(expected) for field in RatePlan._meta.concrete_fields
+    ]
+    assert parents == (expected.property, expected.room_type, expected.model)
+    assert parents[1].name == expected.room_type.name
+    assert reader.get(standalone.pk + 1000) is None

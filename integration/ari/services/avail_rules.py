@@ -118,9 +118,14 @@ def room_type_availability(
     days = RoomTypeDay.objects.filter(dates_within(ranges), room_type=room_type).order_by("date")
     available = dict(days.values_list("date", "available"))
     open_ids = open_channel_ids(room_type.property)
-    caps = ChannelAvailDay.objects.filter(
-        dates_within(ranges), room_type=room_type, channel__channel_id__in=open_ids
-    ).values_list("channel__channel_id", "date", "cap")
+    # No channel open: no channel's caps to read.
+    caps = (
+        ChannelAvailDay.objects.filter(
+            dates_within(ranges), room_type=room_type, channel__channel_id__in=open_ids
+        ).values_list("channel__channel_id", "date", "cap")
+        if open_ids
+        else []
+    )
     rules = avail_rules_read(room_type, ranges, open_ids, now=now)
     return available, {(channel_id, day): cap for channel_id, day, cap in caps}, rules
 
@@ -129,25 +134,33 @@ def avail_rules_read(
     room_type: RoomType, ranges: Sequence[DateRange], open_ids: set[int], *, now: datetime.datetime | None = None
 ) -> AvailRules:
     """The rules of room_type over ranges that apply now, for the channels open_ids (hub ids); four queries
-    (a property has a few rules, read whole and narrowed here: every availability push reads them)."""
+    (a property has a few rules, read whole and narrowed here: every availability push reads them); one, the
+    cut-off, when no channel is open."""
     prop = room_type.property
     moment = (now or timezone.now()).astimezone(KOREA)
-    rules = [
-        Rule(*row)
-        for row in ChannelAvailRule.objects.filter(
-            Q(room_type=room_type) | Q(room_type__isnull=True), property=prop, channel__channel_id__in=open_ids
-        ).values_list("channel__channel_id", "date_from", "date_to", "kind", "value")
-    ]
-    lead_days = dict(
-        ChannelLeadDays.objects.filter(property=prop, channel__channel_id__in=open_ids).values_list(
-            "channel__channel_id", "days"
+    rules, lead_days, changed = [], {}, set()
+    # No channel open: no channel's rules to read (the cut-off still closes today for all).
+    if open_ids:
+        rules = [
+            Rule(*row)
+            for row in ChannelAvailRule.objects.filter(
+                Q(room_type=room_type) | Q(room_type__isnull=True), property=prop, channel__channel_id__in=open_ids
+            ).values_list("channel__channel_id", "date_from", "date_to", "kind", "value")
+        ]
+        lead_days = dict(
+            ChannelLeadDays.objects.filter(property=prop, channel__channel_id__in=open_ids).values_list(
+                "channel__channel_id", "days"
+            )
         )
-    )
+        changed = set(
+            ChannelAvailRuleChange.objects.filter(property=prop, channel__channel_id__in=open_ids)
+            .values_list("channel__channel_id", flat=True)
+            .distinct()
+        )
     cutoff = list(PropertyCutoff.objects.filter(property=prop).values_list("cutoff_time", "channels__channel_id"))
-    changed = ChannelAvailRuleChange.objects.filter(property=prop, channel__channel_id__in=open_ids)
     # The channels a rule decides, or decided (its change is in the history): the hub must hear them.
     managed = {rule.channel_id for rule in rules} | set(lead_days) | {c for _t, c in cutoff if c is not None}
-    managed |= set(changed.values_list("channel__channel_id", flat=True).distinct())
+    managed |= changed
     return AvailRules(
         today=moment.date(),
         rules=tuple(rule for rule in rules if any(r.start <= rule.end and rule.start <= r.end for r in ranges)),

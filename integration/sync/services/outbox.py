@@ -122,11 +122,12 @@ def sync_queue(state_id: int, *, countdown: float = 0, force: bool = False) -> b
 def sync_queue_waiting(rows: Q) -> list[int]:
     """Queue, in one statement, the sends of the pending rows matching rows (a Q of SyncState) that are
     neither queued already nor waiting for a retry: the children a parent releases once the hub knows it.
-    Returns their ids."""
+    Returns their ids. A row marked queued, however long ago, is left alone: its message still waits in a
+    backlog (a whole-estate resync drains for longer than QUEUE_GRACE, and a second message would cost a
+    second send), or it was lost, which the sweeper finds out from the queue's depth (sync_sweep)."""
     now = timezone.now()
     waiting = (
-        SyncState.objects.filter(rows, status=SyncStatus.PENDING, next_attempt_at__isnull=True)
-        .filter(Q(queued_at__isnull=True) | Q(queued_at__lt=now - QUEUE_GRACE))
+        SyncState.objects.filter(rows, status=SyncStatus.PENDING, next_attempt_at__isnull=True, queued_at__isnull=True)
         .order_by()
         .values("pk")
     )

@@ -11,8 +11,6 @@ import random
 import time
 from collections.abc import Sequence
 from datetime import timedelta
-from functools import reduce
-from operator import or_
 from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
@@ -22,6 +20,7 @@ from django.db.models import Model, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.db.plain_sql import insert
 from core.request_id import request_id_get
 
 from ...hub.budget import WINDOW_SECONDS
@@ -40,7 +39,7 @@ from ..choices import SyncStatus
 from ..models import SyncAttempt, SyncState
 from ..resources import RESOURCES, Call, Plan, PlanError, Resource
 from ..signals import hub_learned, sync_failed
-from ..sql import state_claim, state_release, state_synced
+from ..sql import state_claim, state_release, state_synced, state_urgent_next, states_known_to_hub
 from .outbox import sync_queue, sync_queue_waiting, sync_retries_now, sync_state_ensure
 
 logger = logging.getLogger(__name__)
@@ -146,17 +145,7 @@ def _send_urgent_first(
     draining, its messages reserved by the workers), an availability drop reaches the hub after the sends
     under way. The deadline keeps the task well within its time limit."""
     while time.monotonic() < deadline:
-        now = timezone.now()
-        waiting = (
-            SyncState.objects.filter(
-                urgent=True, status=SyncStatus.PENDING, next_attempt_at=None, queued_at__isnull=False
-            )
-            .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
-            .exclude(pk=state_id)
-            .order_by("pending_since")
-            .values_list("pk", flat=True)
-            .first()
-        )
+        waiting = state_urgent_next(state_id, now=timezone.now())
         if waiting is None:
             return
         _send_claimed(waiting, full=False, schedule=True, client=client, owner=owner, task=task, busy_retry=False)
@@ -297,8 +286,7 @@ def _unknown_to_hub(parents: Sequence[tuple[str, Model]]) -> list[tuple[str, Mod
     """The (kind, object) pairs of parents that the hub does not know yet, read in one query."""
     if not parents:
         return []
-    rows = reduce(or_, (Q(kind=kind, object_id=parent.pk) for kind, parent in parents))
-    known = set(SyncState.objects.filter(rows, known_to_hub=True).order_by().values_list("kind", "object_id"))
+    known = states_known_to_hub([(kind, parent.pk) for kind, parent in parents])
     return [(kind, parent) for kind, parent in parents if (kind, parent.pk) not in known]
 
 
@@ -346,17 +334,20 @@ def _exchange(state: SyncState, client: HubClient, call: Call, *, renew: bool = 
 def _record(
     state: SyncState, call: Call, path: str, status: int | None, message: str, outcome: str, duration_ms: int
 ) -> None:
-    SyncAttempt.objects.create(
-        state=state,
-        property_id=state.property_id,
-        method=call.endpoint.method,
-        path=path,
-        request_body=redact_body(call.body),
-        status_code=status,
-        hub_message=message,
-        outcome=outcome,
-        duration_ms=duration_ms,
-        request_id=request_id_get(),
+    """The attempt in the sync log, in one plain INSERT (every hub call writes one)."""
+    insert(
+        SyncAttempt(
+            state=state,
+            property_id=state.property_id,
+            method=call.endpoint.method,
+            path=path,
+            request_body=redact_body(call.body),
+            status_code=status,
+            hub_message=message,
+            outcome=outcome,
+            duration_ms=duration_ms,
+            request_id=request_id_get(),
+        )
     )
 
 

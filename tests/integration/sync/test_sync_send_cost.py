@@ -7,13 +7,14 @@ import pytest
 from celery import current_app
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from integration.content.choices import RatePlanType
 from integration.hub.environments import HubEnvironment
 from integration.models import ResourceKind, SyncState
 from integration.sync.resources import RESOURCES
 from integration.sync.services.batch import sync_states_ensure_all
-from integration.sync.services.outbox import SEND_TASK
+from integration.sync.services.outbox import QUEUE_GRACE, SEND_TASK
 from integration.sync.services.sender import Outcome, sync_send
 from integration.sync.services.switch import CATALOG_TASK, PUBLISH_TASK, hub_environment_switch, sync_switch_publish
 from tests.factories import PropertyFactory, RatePlanFactory, RatePlanModelFactory, RoomTypeFactory, korean
@@ -130,3 +131,22 @@ def test_a_send_reads_its_row_in_the_statement_that_leases_it(hub):
     assert "known_to_hub" in parents_known
     assert "synced" in synced
     assert 'lease_until" = NULL' in release
+
+
+def test_a_first_send_leaves_alone_the_children_whose_message_still_waits_however_long_ago(hub):
+    """A whole-estate resync drains for longer than QUEUE_GRACE: a parent reaching the hub must not queue its
+    children a second time while their messages still wait in the backlog (a second send each); a child
+    whose send found the parent unknown (marked not queued) is queued."""
+    prop, models, rooms = estate_property("backlog", room_types=2)
+    send_quietly(ResourceKind.PROPERTY, prop)
+    for model in models:
+        send_quietly(ResourceKind.RATE_PLAN_MODEL, model)
+    long_ago = timezone.now() - QUEUE_GRACE * 4
+    SyncState.objects.filter(property=prop).update(queued_at=long_ago)
+    parked = state(ResourceKind.ARI_AVAILS, rooms[0])
+    SyncState.objects.filter(pk=parked.pk).update(queued_at=None)
+
+    assert sync_send(state(ResourceKind.ROOM_TYPE, rooms[0]).pk) == Outcome.SENT
+
+    queued_now = SyncState.objects.filter(property=prop, queued_at__gt=long_ago).exclude(kind=ResourceKind.ROOM_TYPE)
+    assert set(queued_now.values_list("kind", "object_id")) == {(ResourceKind.ARI_AVAILS, rooms[0].pk)}

@@ -109,3 +109,31 @@ def test_marking_synced_keeps_a_row_changed_meanwhile_pending_and_skips_a_row_mo
 
     row.environment = HubEnvironment.PRODUCTION
     assert sql.state_synced(row, version=3, body=body, now=now) == 0
+
+
+def test_the_urgent_row_next_is_the_oldest_change_queued_free_and_not_the_senders_own(row):
+    now = timezone.now()
+    rows = [sync_state_ensure(PropertyFactory()) for _n in range(4)]
+    urgent = {"urgent": True, "status": SyncStatus.PENDING, "queued_at": now}
+    for n, state in enumerate(rows):
+        SyncState.objects.filter(pk=state.pk).update(**urgent, pending_since=now - timedelta(minutes=10 - n))
+    not_urgent = {**urgent, "urgent": False}
+    SyncState.objects.filter(pk=row.pk).update(**not_urgent, pending_since=now - timedelta(hours=1))
+    SyncState.objects.filter(pk=rows[0].pk).update(lease_until=now + timedelta(seconds=30))  # being sent
+    SyncState.objects.filter(pk=rows[1].pk).update(next_attempt_at=now + timedelta(seconds=30))  # backing off
+
+    assert sql.state_urgent_next(row.pk, now=now) == rows[2].pk
+    assert sql.state_urgent_next(rows[2].pk, now=now) == rows[3].pk  # not the sender's own
+    SyncState.objects.filter(pk=rows[0].pk).update(lease_until=now - timedelta(seconds=1))  # expired lease
+    assert sql.state_urgent_next(row.pk, now=now) == rows[0].pk
+    SyncState.objects.filter(pk__in=[r.pk for r in rows]).update(queued_at=None)  # taken: none waits
+    assert sql.state_urgent_next(row.pk, now=now) is None
+
+
+def test_the_parents_known_to_the_hub_are_read_by_kind_and_object(row):
+    other = sync_state_ensure(PropertyFactory())
+    SyncState.objects.filter(pk=row.pk).update(known_to_hub=True)
+
+    pairs = [(row.kind, row.object_id), (other.kind, other.object_id), ("roomtype", row.object_id)]
+    assert sql.states_known_to_hub(pairs) == {(row.kind, row.object_id)}
+    assert sql.states_known_to_hub([]) == set()
