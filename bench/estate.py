@@ -371,8 +371,10 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
 
 
 def _start_worker(env, pool, concurrency, node, log):
-    """Procfile's worker, on the hub and bulk queues, under its own node name, logging to log."""
-    command = f"exec {procfile('worker')} -Q hub,bulk -n estate{node}@%h --pool={pool} --concurrency={concurrency}"
+    """Procfile's worker, on the hub, bookings (the hub sweeper) and bulk queues, under its own node name,
+    logging to log."""
+    queues = "hub,bookings,bulk"
+    command = f"exec {procfile('worker')} -Q {queues} -n estate{node}@%h --pool={pool} --concurrency={concurrency}"
     with log.open("w") as output:
         return subprocess.Popen(  # noqa: S603
             ["/bin/sh", "-c", command],

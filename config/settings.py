@@ -202,17 +202,19 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_DB_REUSE_MAX = 1000
 # Four queues, so that neither bulk work nor a backlog of e-mails holds the worker slots that hub sends
 # wait for, and hub sends do not hold the e-mails' (docs/operator/processes.md): Procfile's `worker`
-# takes hub and bookings (the hold expiry, which must wait behind neither e-mails nor bulk work), `jobs`
-# the e-mails and the job sweeper, `bulk` the rest. Routed by task name (core.background.queue's send_task honours
-# the routes); a task named nowhere goes to bulk.
+# takes hub and bookings (the hold expiry and the hub sweeper: short periodic work that must wait behind
+# neither a backlog of sends, e-mails nor bulk work), `jobs` the e-mails and the job sweeper, `bulk` the
+# rest. Routed by task name (core.background.queue's send_task honours the routes); a task named nowhere
+# goes to bulk.
 TASK_QUEUES_BY_NAME = {
     "hub": [
         "integration.sync.tasks.sync_resource_task",
-        "integration.sync.tasks.sync_sweeper_task",
         "integration.sync.tasks.sync_switch_publish_task",
         "integration.sync.tasks.sync_resume_publish_task",
     ],
-    "bookings": ["bookings.tasks.bookings_release_expired_task"],
+    # The sweeper behind a resync's backlog on `hub` would run a minute late, and take the sends still waiting
+    # in the worker for lost.
+    "bookings": ["bookings.tasks.bookings_release_expired_task", "integration.sync.tasks.sync_sweeper_task"],
     "jobs": [
         "bookings.tasks.booking_notify_task",
         "bookings.tasks.booking_email_send_task",

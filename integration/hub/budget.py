@@ -62,7 +62,7 @@ def _slot(times: list[float], limit: int, now: float) -> tuple[list[float], floa
 @transaction.atomic
 def _take_database(key: str, limit: int) -> float:
     HubBudgetWindow.objects.bulk_create([HubBudgetWindow(key=key)], ignore_conflicts=True)
-    window = HubBudgetWindow.objects.select_for_update().get(key=key)
+    window = HubBudgetWindow.objects.select_for_update(of=("self",)).get(key=key)
     # The moment is read once the row is locked: a slot is never dated before a slot taken meanwhile.
     times, wait = _slot(window.times, limit, time.time())
     if not wait:

@@ -85,7 +85,8 @@ class SyncState(models.Model):
 
     def waiting_for_hub(self) -> bool:
         """Pending after a failure the hub gets over by itself (no answer, 5xx, 429): tried again alone."""
-        return self.status == SyncStatus.PENDING and self.next_attempt_at is not None
+        # A row waiting for its parents or its request budget has a next attempt too, without a failure.
+        return self.status == SyncStatus.PENDING and self.next_attempt_at is not None and self.failures > 0
 
     def subject_label(self) -> str:
         """The object this state stands for, as "Room type 대청 스위트"; by its id until the admin sets

@@ -121,13 +121,14 @@ def sync_queue(state_id: int, *, countdown: float = 0, force: bool = False) -> b
 
 def sync_queue_waiting(rows: Q) -> list[int]:
     """Queue, in one statement, the sends of the pending rows matching rows (a Q of SyncState) that are
-    neither queued already nor waiting for a retry: the children a parent releases once the hub knows it.
+    neither queued already nor waiting for a retry (parked ones included: sender._wait_for_parents): the
+    children a parent releases once the hub knows it.
     Returns their ids. A row marked queued, however long ago, is left alone: its message still waits in a
     backlog (a whole-estate resync drains for longer than QUEUE_GRACE, and a second message would cost a
     second send), or it was lost, which the sweeper finds out from the queue's depth (sync_sweep)."""
     now = timezone.now()
     waiting = (
-        SyncState.objects.filter(rows, status=SyncStatus.PENDING, next_attempt_at__isnull=True, queued_at__isnull=True)
+        SyncState.objects.filter(rows, status=SyncStatus.PENDING, failures=0, queued_at__isnull=True)
         .order_by()
         .values("pk")
     )
@@ -144,8 +145,9 @@ def sync_publish_in_order(rows: QuerySet[SyncState], *, urgent_first: bool = Fal
     waiting for a retry is queued for its next attempt instead. Returns how many were queued. A row the
     broker did not take stays marked queued, for the sweeper once that is overdue."""
     now = timezone.now()
-    later = list(rows.filter(next_attempt_at__gt=now).values_list("pk", "next_attempt_at"))
-    due = rows.exclude(next_attempt_at__gt=now)
+    # Only a retry's backoff is kept: a row parked for its parents or waiting for its budget finds out again.
+    later = list(rows.filter(next_attempt_at__gt=now, failures__gt=0).values_list("pk", "next_attempt_at"))
+    due = rows.exclude(next_attempt_at__gt=now, failures__gt=0)
     planned = sorted(
         due.order_by().values_list("urgent", "kind", "property_id", "object_id", "pk"),
         key=lambda row: (urgent_first and not row[0], RESOURCES[row[1]].rank, *row[1:]),

@@ -54,6 +54,9 @@ BUSY_RETRY_SECONDS = 5
 #: A send from the queue sends the urgent rows waiting for their turn for at most this many seconds (a few
 #: availability sends; far below the task's soft time limit, one hub call at its slowest).
 URGENT_SECONDS = 5.0
+#: A row waiting for its parents to reach the hub is looked at again after this at the latest (the parent
+#: reaching the hub queues it at once).
+PARKED_FOR = timedelta(minutes=1)
 #: Failures in a row are counted up to this (the column is small); the backoff reached its cap long before.
 FAILURES_COUNTED = 1000
 
@@ -195,34 +198,18 @@ def _send(state: SyncState, *, full: bool, schedule: bool, client: HubClient | N
     if obj is None:
         state.delete()
         return Outcome.GONE
-    waiting_for = _waiting_for(resource, obj, schedule=schedule)
-    if waiting_for:
-        return _wait(state, waiting_for)
+    blocked = resource.blocked(obj)
+    if blocked:
+        return _wait(state, blocked)
+    missing = _unknown_to_hub(resource.parents(obj))
+    if missing:
+        return _wait_for_parents(state, missing, schedule=schedule)
     version, was_known = state.version, state.known_to_hub
     sent = _call_plan(state, resource, obj, full=full, schedule=schedule, client=client)
     if isinstance(sent, Outcome):
         return sent
     plan, responses = sent
     return _after_sent(state, plan, responses, version=version, was_known=was_known, schedule=schedule)
-
-
-def _waiting_for(resource: Resource, obj: Any, *, schedule: bool) -> str:
-    """Why obj cannot be sent yet (blocked, or parents the hub does not know, queued meanwhile), or ""."""
-    blocked = resource.blocked(obj)
-    if blocked:
-        return blocked
-    missing = _unknown_to_hub(resource.parents(obj))
-    if not missing:
-        return ""
-    if schedule:
-        for _kind, parent in missing:
-            parent_state = sync_state_ensure(parent)
-            # A parent waiting for its request budget or a retry has its send queued for then: asked now, it
-            # would only spend a try (a resync's many children each asking again).
-            if parent_state.status == SyncStatus.PENDING and not parent_state.waiting_for_hub():
-                sync_queue(parent_state.pk)
-    names = ", ".join(str(RESOURCES[kind].model._meta.verbose_name) for kind, _parent in missing)
-    return _("Waiting for the %(parents)s to reach the hub.") % {"parents": names}
 
 
 def _call_plan(
@@ -280,6 +267,30 @@ def _wait(state: SyncState, message: str) -> Outcome:
     state.last_error = message
     state.save(update_fields=["last_error", "updated_at"])
     return Outcome.WAITING
+
+
+def _wait_for_parents(state: SyncState, missing: list[tuple[str, Model]], *, schedule: bool) -> Outcome:
+    """The resource waits for parents the hub does not know yet (missing): a parent neither queued nor
+    waiting for its turn is queued, and the row is parked until the first of them reaches the hub, which
+    queues it (_queue_waiting_children), or until PARKED_FOR passes (the sweeper's safety net). Parked, a row
+    costs no task of its own in the meantime: a resync's children taken while their parent is still in
+    flight are not queued again by every sweep."""
+    if schedule:
+        for _kind, parent in missing:
+            parent_state = sync_state_ensure(parent)
+            if parent_state.status == SyncStatus.PENDING and not _coming(parent_state):
+                sync_queue(parent_state.pk)
+    names = ", ".join(str(RESOURCES[kind].model._meta.verbose_name) for kind, _parent in missing)
+    _same_hub(state).update(next_attempt_at=timezone.now() + PARKED_FOR)
+    return _wait(state, _("Waiting for the %(parents)s to reach the hub.") % {"parents": names})
+
+
+def _coming(state: SyncState) -> bool:
+    """Whether the row's send comes without being asked: queued (its message perhaps in a backlog), being
+    sent, or due later (a retry, its request budget, parked). Asked again, it would only cost a task (each
+    of a resync's children asking)."""
+    leased = state.lease_until is not None and state.lease_until > timezone.now()
+    return bool(state.queued_at or state.next_attempt_at or leased)
 
 
 def _unknown_to_hub(parents: Sequence[tuple[str, Model]]) -> list[tuple[str, Model]]:

@@ -97,7 +97,7 @@ def test_the_sweeper_leaves_a_draining_backlog_alone_and_queues_what_the_broker_
     # The messages of the three last rows still wait (a message of another hub task counts as one of them).
     for state in rows[2:]:
         assert core_queue.publish(outbox.SEND_TASK, (state.pk,))
-    assert core_queue.publish("integration.sync.tasks.sync_sweeper_task")
+    assert core_queue.publish("integration.sync.tasks.sync_resume_publish_task")
     try:
         assert outbox.sync_sweep() == 1
         assert SyncState.objects.get(pk=rows[0].pk).queued_at > long_ago + outbox.QUEUE_GRACE * 4

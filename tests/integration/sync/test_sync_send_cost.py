@@ -3,6 +3,8 @@ queues the rows that wait for it in one statement, and only its own children, no
 next level (which made a property's resync quadratic and queued rows still waiting for another parent).
 And a switch of hub leaves the queueing of its sends to a job, parents first."""
 
+import datetime
+
 import pytest
 from celery import current_app
 from django.db import connection
@@ -14,7 +16,7 @@ from integration.hub.environments import HubEnvironment
 from integration.models import ResourceKind, SyncState
 from integration.sync.resources import RESOURCES
 from integration.sync.services.batch import sync_states_ensure_all
-from integration.sync.services.outbox import QUEUE_GRACE, SEND_TASK
+from integration.sync.services.outbox import QUEUE_GRACE, SEND_TASK, sync_sweep
 from integration.sync.services.sender import Outcome, sync_send
 from integration.sync.services.switch import CATALOG_TASK, PUBLISH_TASK, hub_environment_switch, sync_switch_publish
 from tests.factories import PropertyFactory, RatePlanFactory, RatePlanModelFactory, RoomTypeFactory, korean
@@ -150,3 +152,32 @@ def test_a_first_send_leaves_alone_the_children_whose_message_still_waits_howeve
 
     queued_now = SyncState.objects.filter(property=prop, queued_at__gt=long_ago).exclude(kind=ResourceKind.ROOM_TYPE)
     assert set(queued_now.values_list("kind", "object_id")) == {(ResourceKind.ARI_AVAILS, rooms[0].pk)}
+
+
+def test_a_child_waiting_for_its_parent_is_parked_until_the_parent_reaches_the_hub(hub, monkeypatch):
+    """A resync's child taken while its parent is still queued or in flight costs no further task: it does
+    not queue the parent again, the sweeper leaves it alone, and the parent reaching the hub queues it."""
+    published = []
+    app_class = type(current_app._get_current_object())
+    monkeypatch.setattr(app_class, "send_task", lambda app, name, args=None, **options: published.append(args))
+    prop, _models, rooms = estate_property("parked", room_types=1)
+    SyncState.objects.filter(property=prop).update(queued_at=timezone.now())  # the resync's messages
+    parent = state(ResourceKind.PROPERTY, prop)
+    in_flight = SyncState.objects.filter(pk=parent.pk)
+    in_flight.update(queued_at=None, lease_until=timezone.now() + datetime.timedelta(seconds=30))
+    child = state(ResourceKind.ROOM_TYPE, rooms[0])
+
+    assert sync_send(child.pk) == Outcome.WAITING
+
+    child.refresh_from_db()
+    assert child.last_error == "Waiting for the property to reach the hub."
+    assert 55 < (child.next_attempt_at - timezone.now()).total_seconds() <= 60
+    assert not child.waiting_for_hub()  # no failure: not "waiting for the hub"
+    assert sync_sweep() == 0
+    assert published == []  # neither the parent asked again nor the child queued by the sweep
+
+    in_flight.update(lease_until=None)
+    assert sync_send(parent.pk) == Outcome.SENT
+    assert [child.pk] in published
+    child.refresh_from_db()
+    assert child.queued_at is not None
