@@ -77,7 +77,7 @@ class FaultConfig:
     throttle_rate: float = 0.0  # share answered 429
     drop_rate: float = 0.0  # share whose connection is closed without an answer
     retry_after: int = 1  # seconds, sent as Retry-After with 429 and 503
-    latency_ms: int = 0  # added to every request
+    latency_ms: int = 0  # every answer leaves this long after its request came in (or later: its work took longer)
     latency_jitter_ms: int = 0  # plus a random 0..jitter on top
     seed: int | None = None
     sequence: tuple[Fault, ...] = ()  # faults of the first requests, in order

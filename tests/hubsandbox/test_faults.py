@@ -6,7 +6,7 @@ import time
 import pytest
 import requests
 
-from hubsandbox import state
+from hubsandbox import state, views
 from hubsandbox.faults import (
     ConnectionDropped,
     Fault,
@@ -131,13 +131,23 @@ def test_faults_come_before_the_token_check(hub):
         assert hub.get("/meta", authorization="wrong").status_code == 503
 
 
-def test_latency_is_added(hub):
+def test_an_answer_leaves_the_latency_after_its_request_came_in(hub, monkeypatch):
     with inject_faults(latency_ms=60):
         started = time.monotonic()
         ok(hub.get("/meta"))
         elapsed = time.monotonic() - started
     assert elapsed >= 0.06
     assert state.request_log().get().duration_ms >= 60
+
+    # The hub's own work is part of its answer time, not added to it: a hub answering after 250 ms whose
+    # work takes 200 ms answers after about 250 ms, not 450.
+    slow_catalog = views.catalog_tree
+    monkeypatch.setattr(views, "catalog_tree", lambda: time.sleep(0.2) or slow_catalog())
+    with inject_faults(latency_ms=250):
+        started = time.monotonic()
+        ok(hub.get("/meta"))
+        elapsed = time.monotonic() - started
+    assert 0.25 <= elapsed < 0.4
 
 
 def test_drop_without_a_socket_raises_in_the_test_client(hub):

@@ -1,6 +1,7 @@
 """The outbox: marking a resource changed in the caller's transaction, and queueing its send."""
 
 import logging
+from collections import Counter
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
@@ -143,17 +144,29 @@ def sync_publish_in_order(rows: QuerySet[SyncState], *, urgent_first: bool = Fal
     """Queue now the sends of rows (pending outbox rows), marked queued: parents before children, and with
     urgent_first the urgent rows (availability, closed days) before all, over one broker connection; a row
     waiting for a retry is queued for its next attempt instead. Returns how many were queued. A row the
-    broker did not take stays marked queued, for the sweeper once that is overdue."""
+    broker did not take stays marked queued, for the sweeper once that is overdue.
+
+    Within a kind the properties take turns (each one's first row, then each one's second...): the rows of
+    one property that wait for each other (a package model for the standalone one, a package plan's rates
+    for the standalone plan's) are then not sent at the same time by two worker slots, the second only to
+    find the first unknown to the hub; and a property's rows spread over the whole publish, within its
+    request budget."""
     now = timezone.now()
     # Only a retry's backoff is kept: a row parked for its parents or waiting for its budget finds out again.
     later = list(rows.filter(next_attempt_at__gt=now, failures__gt=0).values_list("pk", "next_attempt_at"))
     due = rows.exclude(next_attempt_at__gt=now, failures__gt=0)
-    planned = sorted(
-        due.order_by().values_list("urgent", "kind", "property_id", "object_id", "pk"),
-        key=lambda row: (urgent_first and not row[0], RESOURCES[row[1]].rank, *row[1:]),
-    )
+    turns: Counter[tuple[bool, str, int]] = Counter()
+    planned = []
+    for urgent, kind, property_id, object_id, pk in due.order_by("kind", "property_id", "object_id").values_list(
+        "urgent", "kind", "property_id", "object_id", "pk"
+    ):
+        first = urgent_first and urgent
+        turns[first, kind, property_id] += 1
+        turn = turns[first, kind, property_id]
+        planned.append(((not first, RESOURCES[kind].rank, kind, turn, property_id, object_id), pk))
+    planned.sort()
     due.update(queued_at=now)
-    queued = publish_many(SEND_TASK, [(row[-1],) for row in planned])
+    queued = publish_many(SEND_TASK, [(pk,) for _order, pk in planned])
     return queued + for_each_row(later, lambda row: _queue_again(*row), what="hub sync send after its backoff")
 
 

@@ -16,7 +16,7 @@ from integration.hub.environments import HubEnvironment
 from integration.models import ResourceKind, SyncState
 from integration.sync.resources import RESOURCES
 from integration.sync.services.batch import sync_states_ensure_all
-from integration.sync.services.outbox import QUEUE_GRACE, SEND_TASK, sync_sweep
+from integration.sync.services.outbox import QUEUE_GRACE, SEND_TASK, sync_publish_in_order, sync_sweep
 from integration.sync.services.sender import Outcome, sync_send
 from integration.sync.services.switch import CATALOG_TASK, PUBLISH_TASK, hub_environment_switch, sync_switch_publish
 from tests.factories import PropertyFactory, RatePlanFactory, RatePlanModelFactory, RoomTypeFactory, korean
@@ -181,3 +181,19 @@ def test_a_child_waiting_for_its_parent_is_parked_until_the_parent_reaches_the_h
     assert [child.pk] in published
     child.refresh_from_db()
     assert child.queued_at is not None
+
+
+def test_the_properties_take_turns_within_a_kind(production_hub, monkeypatch):
+    """Each property's first row of a kind, then each one's second: a package model is not sent at the same
+    time as its property's standalone model (two worker slots, the second finding the first unknown)."""
+    _north, north_models, _rooms = estate_property("north", room_types=1)
+    _south, south_models, _rooms = estate_property("south", room_types=1)
+    published = []
+    app_class = type(current_app._get_current_object())
+    monkeypatch.setattr(app_class, "send_task", lambda app, name, args=None, **options: published.append(args[0]))
+
+    sync_publish_in_order(SyncState.objects.all())
+
+    models = SyncState.objects.filter(kind=ResourceKind.RATE_PLAN_MODEL)
+    in_order = [models.get(pk=pk).object_id for pk in published if models.filter(pk=pk).exists()]
+    assert in_order == [north_models[0].pk, south_models[0].pk, north_models[1].pk, south_models[1].pk]
