@@ -147,9 +147,14 @@ def test_a_database_of_a_release_with_a_row_in_every_table_migrates_forward_and_
     assert upgrade_plan(UPGRADED) == ([], [])
     counts = backup.table_counts(UPGRADED)
     assert {table for table in tables if counts.get(table, 0) == 0} == set(), "rows lost by a migration"
-    # The product runs on it: its checks pass, and every model of today reads its rows.
+    # The product runs on it: its checks pass, and every model of today reads the rows of its table (a table
+    # new since the release starts empty).
     call_command("check", databases=[UPGRADED], stdout=StringIO())
-    unreadable = [model for model in apps.get_models() if not model.objects.using(UPGRADED).exists()]
+    unreadable = [
+        model
+        for model in apps.get_models()
+        if model._meta.db_table in tables and not model.objects.using(UPGRADED).exists()
+    ]
     assert unreadable == []
 
 
