@@ -21,6 +21,8 @@ from pathlib import Path
 
 from django.conf import settings
 
+from core.once import made_once
+
 #: Histogram buckets (seconds) of calls to the hub and of the vendor API's answers.
 CALL_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
 #: Task durations reach from a send (under a second) to a reconciliation (minutes).
@@ -39,7 +41,7 @@ def metrics_process_start(name):
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(folder)
 
 
-@functools.cache
+@made_once
 def _metrics():
     from prometheus_client import Counter, Histogram, values
 

@@ -8,7 +8,6 @@ when a request travels up to MARGIN_SECONDS longer than the one N before it. (A 
 through within a minute.) The log lives in Redis when the broker is Redis, else in a database row locked while
 a slot is taken; both run the same _slot() under their own lock, so the rule is written once."""
 
-import functools
 import hashlib
 import json
 import time
@@ -16,6 +15,8 @@ import time
 import redis
 from django.conf import settings
 from django.db import transaction
+
+from core.once import made_once
 
 from .endpoints import BUDGET_AVAILABILITY, BUDGET_CONTENT, BUDGET_RATES
 from .models import HubBudgetWindow
@@ -90,7 +91,11 @@ def _take_redis(key: str, limit: int) -> float:
                 continue
 
 
-@functools.cache
 def _redis() -> redis.Redis:
     """The process's client of the broker's Redis (a pool of connections, safe across threads and forks)."""
-    return redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    return _client(settings.CELERY_BROKER_URL)
+
+
+@made_once
+def _client(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url)

@@ -4,6 +4,7 @@ and on Redis, with the same rule; and under threads taking slots of one budget a
 
 import threading
 import time
+import uuid
 from types import SimpleNamespace
 
 import pytest
@@ -128,6 +129,34 @@ def test_threads_taking_slots_of_one_budget_at_once_never_get_more_than_n(backen
 
 
 # --- Where it is taken: the hub client ----------------------------------------------------------------
+
+
+def test_threads_asking_for_the_first_redis_client_at_once_share_one(monkeypatch, settings):
+    """A second client made by a racing thread would be dropped, and a dropped client closes its pool under
+    the thread still using it: CI saw "I/O operation on closed file" from the threads above."""
+    settings.CELERY_BROKER_URL = f"redis://127.0.0.1:1/{uuid.uuid4().int % 16}?first={uuid.uuid4()}"  # never used
+    make = budget.redis.Redis.from_url
+
+    def slow_from_url(url):
+        time.sleep(0.01)  # widens the race the lock closes
+        return make(url)
+
+    monkeypatch.setattr(budget.redis.Redis, "from_url", slow_from_url)
+    start = threading.Barrier(8)
+    clients = []
+
+    def ask():
+        start.wait()
+        clients.append(budget._redis())
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert len(clients) == 8
+    assert len({id(client) for client in clients}) == 1
 
 
 def test_every_call_about_a_property_has_a_kind_and_its_property(settings):
