@@ -24,6 +24,7 @@ average. Needs Redis: CELERY_BROKER_URL=redis://127.0.0.1:<port>/<db>. Writes va
 """
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -35,6 +36,7 @@ from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from pathlib import Path
 
+from bench import worker_profile
 from bench.bookings import CpuMeter
 from bench.harness import (
     BENCH_DIR,
@@ -112,6 +114,9 @@ def main():
                 for concurrency in options.concurrency:
                     figures["runs"].append(_resync(connection, env, hub, broker, pool, concurrency, options))
                     print(_row(figures["runs"][-1], figures["runs"]), flush=True)
+                    if options.sample_worker:
+                        run = figures["runs"][-1]
+                        print(worker_profile.report(Path(run["samples"]), run["cpu_ms_per_request"]["worker"]))
         finally:
             stop(hub)
     print(report(figures))
@@ -139,6 +144,11 @@ def _options():
     )
     parser.add_argument(
         "--profile", action="store_true", help="profile every send in this process instead (no workers)"
+    )
+    parser.add_argument(
+        "--sample-worker",
+        action="store_true",
+        help="sample the (first) worker with py-spy during each resync: where its CPU goes",
     )
     options = parser.parse_args()
     options.concurrency = [int(value) for value in options.concurrency.split(",")]
@@ -298,6 +308,7 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
     )
     BENCH_DIR.mkdir(parents=True, exist_ok=True)
     logs = [BENCH_DIR / f"estate-worker-{pool}-{concurrency}-{node}.log" for node in range(options.nodes)]
+    samples = BENCH_DIR / f"estate-worker-{pool}-{concurrency}.pyspy"
     workers = [_start_worker(env, pool, concurrency, node, log) for node, log in enumerate(logs)]
     beat, cpu_used, killed = None, [], []
     try:
@@ -324,7 +335,8 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
             workers[0] = _start_worker(env, pool, concurrency, 0, logs[0].with_suffix(".restarted.log"))
             meters[0] = CpuMeter(workers[0].pid, connection)
             logs.append(logs[0].with_suffix(".restarted.log"))
-        wait_for(lambda: not pending.exists(), "the resync", timeout=24 * 3600)
+        with _sampled_if(options.sample_worker, workers[0].pid, samples):
+            wait_for(lambda: not pending.exists(), "the resync", timeout=24 * 3600)
         seconds = time.perf_counter() - started
         after = {"worker": sum(cpu_used) + sum(meter.read()["gunicorn"] for meter in meters), **server.read()}
         peak_mb = sum(_peak_rss_mb(worker.pid) for worker in workers)
@@ -366,8 +378,14 @@ def _resync(connection, env, hub, broker, pool, concurrency, options):
             for name, key in (("worker", "worker"), ("hub", "gunicorn"), ("database", "postgres"))
         },
         "peak_rss_mb": peak_mb,
+        "samples": str(samples) if options.sample_worker else None,
         "load": [load_before, _load_average()],
     }
+
+
+def _sampled_if(sample, pid, output):
+    """worker_profile.sampled(pid, output) when sample, else nothing."""
+    return worker_profile.sampled(pid, output) if sample else contextlib.nullcontext()
 
 
 def _start_worker(env, pool, concurrency, node, log):
