@@ -221,8 +221,12 @@ def _call_plan(
         # The hub the row's knowledge is of: a switch moves every row to the new one before queueing it.
         client = client or get_hub_client(state.environment)
         plan = resource.plan(state, obj, full=full)
+        # A worker gives its slot to other rows rather than wait for the budget (schedule), but only before
+        # the first call: a plan the hub has begun to take waits for the rest, else its next try sends again
+        # what the hub already has.
         return plan, [
-            _exchange(state, client, call, renew=index > 0, wait=not schedule) for index, call in enumerate(plan.calls)
+            _exchange(state, client, call, renew=index > 0, wait=not schedule or index > 0)
+            for index, call in enumerate(plan.calls)
         ]
     except HubBudgetSpent as exc:
         return _wait_for_budget(state, exc, schedule)

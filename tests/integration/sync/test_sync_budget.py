@@ -15,9 +15,10 @@ from integration.ari.dates import DateRange
 from integration.ari.services.bulk import ari_edit_apply
 from integration.ari.services.edits import AriEdit, Operation
 from integration.ari.services.inventory import inventory_hold
-from integration.hub import budget
+from integration.content.resources import path_params
+from integration.hub import budget, payloads
 from integration.hub.budget import SPAN_SECONDS, budget_take
-from integration.hub.endpoints import BUDGET_CONTENT, BUDGET_RATES
+from integration.hub.endpoints import ARI_RATES, BUDGET_CONTENT, BUDGET_RATES
 from integration.models import SyncAttempt, SyncState
 from integration.sync.choices import SyncStatus
 from integration.sync.models import ResourceKind
@@ -140,6 +141,42 @@ def test_the_in_process_batch_waits_for_the_slot_instead(hub, hub_budget, settin
     assert 55 < slept[0] <= SPAN_SECONDS
     assert len(renewed) == 2  # the claim's lease, then the one renewed after the wait
     assert hub.request_log(method="POST").count() == 1
+
+
+def test_a_plan_the_hub_has_begun_to_take_waits_for_its_next_slot_in_the_worker(
+    content, hub, settings, published, monkeypatch
+):
+    """Rates in two calls (over MAX_ARI_ENTRIES), a budget of one a minute: the worker sends the first, waits
+    for the slot of the second rather than give up and send the first again at its next try."""
+    _room_type, (standalone, _package) = content
+    edit(
+        ranges=(DateRange(korea_today(), korea_today() + datetime.timedelta(days=9)),),
+        operation=Operation.SET,
+        value=100000,
+        rate_plans=(standalone,),
+    )
+    edit(
+        ranges=(DateRange(korea_today(), korea_today()),),
+        operation=Operation.SET,
+        value=90000,
+        rate_plans=(standalone,),
+    )  # two runs of days: two entries
+    monkeypatch.setattr(payloads, "MAX_ARI_ENTRIES", 1)
+    rates = SyncState.objects.get(kind=ResourceKind.ARI_RATES, object_id=standalone.pk)
+    settings.HUB_BUDGET_RATES_PER_MINUTE = 1
+    slept: list[float] = []
+    real_time = time.time
+    monkeypatch.setattr(sender, "time", SimpleNamespace(sleep=slept.append, monotonic=time.monotonic))
+    monkeypatch.setattr(budget, "time", SimpleNamespace(time=lambda: real_time() + sum(slept)))
+    rates_path = ARI_RATES.path(**path_params(standalone))
+    sent_before = hub.request_log(method="POST", path=rates_path).count()
+
+    assert sync_send(rates.pk) is Outcome.SENT
+
+    assert len(slept) == 1
+    assert 55 < slept[0] <= SPAN_SECONDS
+    assert hub.request_log(method="POST", path=rates_path).count() == sent_before + 2
+    assert SyncAttempt.objects.filter(state=rates).count() == 2
 
 
 @pytest.fixture
