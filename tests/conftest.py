@@ -15,11 +15,13 @@ import pytest
 from django.conf import settings
 from django.db import connection
 from django.utils import translation
+from xdist import plugin as xdist_plugin
 
 from core.background import queue as core_queue
 from tests.factories import PropertyFactory, UserFactory, member
 from tests.login import Client
 from tests.queued import drain_queue
+from tests.settings import redis_workers_at_most
 
 pytest_plugins = ["tests.hub_fixtures"]
 
@@ -95,6 +97,16 @@ def _processes_only_when_marked(request, monkeypatch):
         pytest.fail("this test starts a process: mark it @pytest.mark.subprocess", pytrace=False)
 
     monkeypatch.setattr(subprocess, "Popen", refused)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config):
+    """-n auto: pytest-xdist's own count, but no more workers than Redis's databases hold, each worker taking
+    databases of its own (tests.settings); on a machine of many cores the rest would name none."""
+    at_most = redis_workers_at_most(os.environ)
+    if at_most is None:
+        return None
+    return min(xdist_plugin.pytest_xdist_auto_num_workers(config), at_most)
 
 
 def pytest_addoption(parser):

@@ -13,23 +13,42 @@ os.environ.setdefault("CELERY_BROKER_URL", "memory://localhost/")
 _REDIS_VARIABLES = ("CELERY_BROKER_URL", "CACHE_URL")
 
 
+#: Redis's numbered databases (its default `databases`), which the xdist workers share out.
+REDIS_DATABASES = 16
+
+
+def _redis_databases(environ):
+    """{variable: (URL split, database number)} of the variables that name a Redis."""
+    urls = {
+        name: urlsplit(environ[name])
+        for name in _REDIS_VARIABLES
+        if environ.get(name, "").startswith(("redis://", "rediss://"))
+    }
+    return {name: (url, int(url.path.strip("/") or 0)) for name, url in urls.items()}
+
+
+def redis_workers_at_most(environ):
+    """How many xdist workers fit on Redis's databases, each with a span of its own (spread_redis_databases);
+    None without Redis. More would name a database that Redis does not have."""
+    databases = [number for _url, number in _redis_databases(environ).values()]
+    if not databases:
+        return None
+    span = max(databases) - min(databases) + 1
+    return max(1, (REDIS_DATABASES - 1 - max(databases)) // span + 1)
+
+
 def spread_redis_databases(environ, worker):
     """Under pytest-xdist, worker gwN's broker and cache move N spans along Redis's numbered databases
     (dbs 0 and 1 become 2N and 2N+1): each worker purges, flushes and consumes only its own. The moved URLs
     go back into environ, once, so that processes a test starts with tests.settings use the same."""
     if not worker or environ.get("TEST_REDIS_SPREAD_FOR") == worker:
         return
-    urls = {
-        name: urlsplit(environ[name])
-        for name in _REDIS_VARIABLES
-        if environ.get(name, "").startswith(("redis://", "rediss://"))
-    }
-    databases = {name: int(url.path.strip("/") or 0) for name, url in urls.items()}
+    databases = _redis_databases(environ)
     if databases:
-        span = max(databases.values()) - min(databases.values()) + 1
-        moved = span * int(worker.removeprefix("gw"))
-        for name, url in urls.items():
-            environ[name] = url._replace(path=f"/{databases[name] + moved}").geturl()
+        numbers = [number for _url, number in databases.values()]
+        moved = (max(numbers) - min(numbers) + 1) * int(worker.removeprefix("gw"))
+        for name, (url, number) in databases.items():
+            environ[name] = url._replace(path=f"/{number + moved}").geturl()
     environ["TEST_REDIS_SPREAD_FOR"] = worker
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.settings import spread_redis_databases
+from tests.settings import REDIS_DATABASES, redis_workers_at_most, spread_redis_databases
 
 PROBE = Path(__file__).parent / "marker_probe.py"
 SERVICES = {"CELERY_BROKER_URL": "redis://127.0.0.1:6379/6", "CACHE_URL": "redis://127.0.0.1:6379/7"}
@@ -92,3 +92,44 @@ def test_without_redis_nothing_moves():
     spread_redis_databases(environ, "gw2")
 
     assert environ["CELERY_BROKER_URL"] == "memory://localhost/"
+
+
+@pytest.mark.parametrize(
+    ("broker", "cache", "workers"),
+    [(0, 1, 8), (12, 13, 2), (0, 2, 5), (14, 15, 1), (15, 15, 1)],
+)
+def test_no_more_workers_than_redis_has_databases_for(broker, cache, workers):
+    environ = {"CELERY_BROKER_URL": f"redis://127.0.0.1:6379/{broker}", "CACHE_URL": f"redis://127.0.0.1:6379/{cache}"}
+
+    assert redis_workers_at_most(environ) == workers
+    last = dict(environ)
+    spread_redis_databases(last, f"gw{workers - 1}")
+    assert all(int(last[name].rsplit("/", 1)[1]) < REDIS_DATABASES for name in environ)
+
+
+def test_without_redis_the_workers_are_xdist_s_own_count():
+    assert redis_workers_at_most({"CELERY_BROKER_URL": "memory://localhost/", "CACHE_URL": "locmemcache://"}) is None
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize(
+    ("broker", "cache", "created"),
+    [
+        ("redis://127.0.0.1:6379/14", "redis://127.0.0.1:6379/15", "created: 1/1 worker"),
+        ("memory://localhost/", "locmemcache://", "created: 4/4 workers"),
+    ],
+)
+def test_n_auto_starts_no_more_workers_than_redis_has_databases_for(broker, cache, created):
+    """xdist's own count (PYTEST_XDIST_AUTO_NUM_WORKERS: 4), capped by tests/conftest.py; no test runs."""
+    environ = {**os.environ, "CELERY_BROKER_URL": broker, "CACHE_URL": cache, "PYTEST_XDIST_AUTO_NUM_WORKERS": "4"}
+    environ.pop("TEST_REDIS_SPREAD_FOR", None)
+    environ.pop("PYTEST_XDIST_WORKER", None)
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "auto", "-k", "no_such_test", str(PROBE)],
+        capture_output=True,
+        text=True,
+        env=environ,
+        check=False,
+    ).stdout
+
+    assert created in run
