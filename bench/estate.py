@@ -201,18 +201,6 @@ def _build(properties):
     sync_states_ensure_all()
 
 
-#: The parts of a send, by the functions that do them (cumulative CPU of this thread); the rest of a send
-#: is the claim of its row, reading the row, and the glue.
-PROFILED_PARTS = (
-    ("distribution paused?", "hub_distribution_paused_since", "integration/hub/selectors.py"),
-    ("load the object", "load", "integration/sync/resources.py"),
-    ("parents known to the hub?", "_unknown_to_hub", "integration/sync/services/sender.py"),
-    ("plan: read, build the body", "plan", "resources.py"),
-    ("the hub call: HTTP, JSON", "call", "integration/hub/client.py"),
-    ("record the attempt", "_record", "integration/sync/services/sender.py"),
-    ("mark synced", "state_synced", "integration/sync/sql.py"),
-    ("release the lease", "state_release", "integration/sync/sql.py"),
-)
 #: Across the parts: what the statements cost in this process.
 PROFILED_SQL = (
     ("Django compiling SQL", "as_sql", "django/db/models/sql/compiler.py"),
@@ -275,9 +263,14 @@ def _profile():
     total = cpu_of("sync_send", "integration/sync/services/sender.py")
     profiled = 1000 * total / (len(rows) // 2)
     lines.append(f"  where a send's CPU goes (profiled: {profiled:.1f} ms with cProfile's own cost):")
-    parts = [(label, cpu_of(function, path)) for label, function, path in PROFILED_PARTS]
-    parts.append(("the rest: claim, read the row, glue", total - sum(seconds for _label, seconds in parts)))
-    for label, seconds in [*parts, *((label, cpu_of(function, path)) for label, function, path in PROFILED_SQL)]:
+    parts: dict[str, float] = {}
+    for label, function, path in worker_profile.SEND_PARTS:
+        parts[label] = parts.get(label, 0.0) + cpu_of(function, path)
+    parts["the rest: reading the row, glue"] = total - sum(parts.values())
+    for label, seconds in [
+        *parts.items(),
+        *((label, cpu_of(function, path)) for label, function, path in PROFILED_SQL),
+    ]:
         lines.append(f"    {label:36}{100 * seconds / total:>5.0f} %")
     return "\n".join(lines)
 

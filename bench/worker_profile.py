@@ -13,24 +13,29 @@ import subprocess
 from collections import Counter
 from pathlib import Path
 
-#: The parts, each named by a function on the stack (its name, and the end of its file's path; a part may
-#: have several), tried in order: a sample counts for the first part whose function is on its stack.
+_SENDER = "integration/sync/services/sender.py"
+#: The parts of a send, each named by a function (its name, and the end of its file's path; a part may have
+#: several, none within another): this profile's and bench.estate's in-process one.
+SEND_PARTS = (
+    ("distribution paused?", "hub_distribution_paused_since", "integration/hub/selectors.py"),
+    ("urgent rows first?", "_send_urgent_first", _SENDER),
+    ("claim and release the row", "_claim", _SENDER),
+    ("claim and release the row", "state_release", "integration/sync/sql.py"),
+    ("load the object", "load", "integration/sync/resources.py"),
+    ("parents known to the hub?", "_unknown_to_hub", _SENDER),
+    ("parents known to the hub?", "parents", "resources.py"),
+    ("parents known to the hub?", "blocked", "resources.py"),
+    ("plan (read, build the body)", "plan", "resources.py"),
+    ("the hub call (HTTP, JSON)", "call", "integration/hub/client.py"),
+    ("record the attempt", "_record", _SENDER),
+    ("children waiting for it", "_queue_waiting_children", _SENDER),
+    ("mark synced", "state_synced", "integration/sync/sql.py"),
+)
+#: The worker's parts, tried in order: a sample counts for the first part whose function is on its stack.
 PARTS = (
     ("Celery: taking messages off the broker", "asynloop", "celery/worker/loops.py"),
-    ("send: distribution paused?", "hub_distribution_paused_since", "integration/hub/selectors.py"),
-    ("send: urgent rows first?", "_send_urgent_first", "integration/sync/services/sender.py"),
-    ("send: claim and release the row", "_claim", "integration/sync/services/sender.py"),
-    ("send: claim and release the row", "state_release", "integration/sync/sql.py"),
-    ("send: load the object", "load", "integration/sync/resources.py"),
-    ("send: parents known to the hub?", "_unknown_to_hub", "integration/sync/services/sender.py"),
-    ("send: parents known to the hub?", "parents", "resources.py"),
-    ("send: parents known to the hub?", "blocked", "resources.py"),
-    ("send: plan (read, build the body)", "plan", "resources.py"),
-    ("send: the hub call (HTTP, JSON)", "call", "integration/hub/client.py"),
-    ("send: record the attempt", "_record", "integration/sync/services/sender.py"),
-    ("send: children waiting for it", "_queue_waiting_children", "integration/sync/services/sender.py"),
-    ("send: mark synced", "state_synced", "integration/sync/sql.py"),
-    ("send: the rest (reading the row, glue)", "sync_send", "integration/sync/services/sender.py"),
+    *((f"send: {label}", function, path) for label, function, path in SEND_PARTS),
+    ("send: the rest (reading the row, glue)", "sync_send", _SENDER),
     ("other tasks (the switch's publish, sweepers)", "__protected_call__", "celery/app/trace.py"),
     ("Celery: running a task (trace, signals, log lines)", "trace_task", "celery/app/trace.py"),
 )
