@@ -1,10 +1,11 @@
 """Fixtures for tests that drive the real path: service -> outbox -> Celery -> HTTP -> sandbox (a pytest plugin)."""
 
+import threading
 import time
 
 import pytest
 from celery.contrib.testing.worker import start_worker
-from celery.signals import task_postrun
+from celery.signals import task_postrun, task_prerun
 from django.core.servers.basehttp import WSGIRequestHandler
 from django.db import connection
 
@@ -66,6 +67,8 @@ def celery_worker_thread(django_db_setup, django_db_blocker):
     # The worker thread's database connection is closed after each task, so that none is left open
     # between tests or when the test database is dropped.
     task_postrun.connect(_close_connection)
+    task_prerun.connect(_running.started)
+    task_postrun.connect(_running.ended)
     try:
         with (
             django_db_blocker.unblock(),
@@ -74,16 +77,45 @@ def celery_worker_thread(django_db_setup, django_db_blocker):
             yield
     finally:
         task_postrun.disconnect(_close_connection)
+        task_prerun.disconnect(_running.started)
+        task_postrun.disconnect(_running.ended)
+
+
+class _Running:
+    """How many tasks the worker thread is running (0 or 1: its pool is solo)."""
+
+    def __init__(self):
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def started(self, **kwargs):
+        with self.lock:
+            self.count += 1
+
+    def ended(self, **kwargs):
+        with self.lock:
+            self.count = max(0, self.count - 1)
+
+
+_running = _Running()
 
 
 @pytest.fixture
 def worker(celery_worker_thread, hub, fast_sync):
-    """The worker, with an empty queue and an empty hub for this test."""
+    """The worker, with an empty queue and an empty hub for this test; at its end the queue is purged and
+    the worker's running task (and what it queued) has ended, so that none holds rows when the test's
+    database is emptied (a task taking row locks then deadlocked the flush) or runs into the next test."""
     celery_app.control.purge()
     # The sweeper has seen this broker before, as in a running system: what the purge removed was no
     # Redis restarted empty (whose first sweep queues every pending row). Without it, the first sweep in a
     # Redis database (each xdist worker has its own) took the test's queued send for a lost one.
     broker_lost_messages("hub-sync")
+    yield
+    deadline, idle = time.monotonic() + 10, 0
+    while idle < 3 and time.monotonic() < deadline:
+        celery_app.control.purge()  # what the running task queued meanwhile
+        idle = 0 if _running.count else idle + 1
+        time.sleep(0.05)
 
 
 def _close_connection(**kwargs):
