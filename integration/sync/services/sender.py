@@ -260,8 +260,7 @@ def _after_sent(
         # The hub answers again after failing: the rows waiting for a retry need not wait for their backoff.
         sync_retries_now(state.environment)
     if not was_known:
-        if schedule:
-            _queue_waiting_children(state)
+        _queue_waiting_children(state, parked_only=not schedule)
         hub_learned.send(sender=SyncState, state=state)
     return Outcome.SENT if plan.calls else Outcome.UNCHANGED
 
@@ -414,10 +413,14 @@ def _mark_failed(state: SyncState, exc: HubError) -> None:
     logger.warning("hub sync of %s #%s failed: %s", state.kind, state.object_id, exc.message)
 
 
-def _queue_waiting_children(state: SyncState) -> None:
+def _queue_waiting_children(state: SyncState, *, parked_only: bool) -> None:
     """The hub now knows this resource: queue the pending rows that wait for it (its kind says which), in
     one statement whatever the size of the property; each once: a child already queued by its other
-    parent is not queued again."""
+    parent is not queued again.
+    parked_only: a send in this process (a command, which sends the other rows itself) queues only the
+    children a worker parked meanwhile; the command found them busy while the worker held them, and passed
+    them by."""
     children = RESOURCES[state.kind].children(state)
     if children is not None:
-        sync_queue_waiting(children & ~Q(pk=state.pk))
+        rows = children & ~Q(pk=state.pk)
+        sync_queue_waiting(rows & Q(next_attempt_at__isnull=False) if parked_only else rows)

@@ -117,7 +117,8 @@ def test_the_switch_leaves_its_sends_to_a_job_that_queues_them_parents_first(pro
 
 def test_a_send_reads_its_row_in_the_statement_that_leases_it(hub):
     """Every send runs these: the claim takes the lease and reads the row back in one statement; marking it
-    synced and releasing it are one statement each (profiled in bench.estate --profile)."""
+    synced, queueing the children a worker parked (a first send) and releasing it are one statement each
+    (profiled in bench.estate --profile)."""
     prop, models, _rooms = estate_property("own-row", room_types=1)
     send_quietly(ResourceKind.PROPERTY, prop)
     row = state(ResourceKind.RATE_PLAN_MODEL, models[0])
@@ -126,12 +127,13 @@ def test_a_send_reads_its_row_in_the_statement_that_leases_it(hub):
 
     on_the_outbox = [query["sql"] for query in statements if SyncState._meta.db_table in query["sql"]]
     verbs = [sql.split()[0] for sql in on_the_outbox]
-    assert verbs == ["UPDATE", "SELECT", "UPDATE", "UPDATE"], on_the_outbox
-    claim, parents_known, synced, release = on_the_outbox
+    assert verbs == ["UPDATE", "SELECT", "UPDATE", "UPDATE", "UPDATE"], on_the_outbox
+    claim, parents_known, synced, children, release = on_the_outbox
     assert "lease_owner" in claim
     assert "RETURNING" in claim
     assert "known_to_hub" in parents_known
     assert "synced" in synced
+    assert "next_attempt_at" in children
     assert 'lease_until" = NULL' in release
 
 
@@ -181,6 +183,29 @@ def test_a_child_waiting_for_its_parent_is_parked_until_the_parent_reaches_the_h
     assert [child.pk] in published
     child.refresh_from_db()
     assert child.queued_at is not None
+
+
+def test_a_child_a_worker_parked_is_queued_when_a_command_sends_its_parent(hub, monkeypatch):
+    """`hub_sync` sends in its own process while the worker sends too: a child the worker took while the
+    command was sending its parent, and parked, is queued once the command's send of the parent reaches
+    the hub (the command found it busy and passed it by); the children nobody parked stay for the
+    command's own run."""
+    published = []
+    app_class = type(current_app._get_current_object())
+    monkeypatch.setattr(app_class, "send_task", lambda app, name, args=None, **options: published.append(args))
+    prop, _models, rooms = estate_property("raced", room_types=2)
+    parent = state(ResourceKind.PROPERTY, prop)
+    in_flight = SyncState.objects.filter(pk=parent.pk)
+    in_flight.update(lease_until=timezone.now() + datetime.timedelta(seconds=30))  # the command sending it
+    parked = state(ResourceKind.ROOM_TYPE, rooms[0])
+    assert sync_send(parked.pk) == Outcome.WAITING  # the worker's send
+    published.clear()
+
+    in_flight.update(lease_until=None)
+    assert sync_send(parent.pk, schedule=False) == Outcome.SENT
+
+    assert published == [[parked.pk]]
+    assert state(ResourceKind.ROOM_TYPE, rooms[1]).queued_at is None
 
 
 def test_the_properties_take_turns_within_a_kind(production_hub, monkeypatch):
