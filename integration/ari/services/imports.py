@@ -108,7 +108,8 @@ def _check(ari_import: AriImport) -> AriImport:
             )
             for row in listed[start : start + LINES_BATCH]
         )
-        progress(READ_SHARE + PLAN_SHARE + (1 - READ_SHARE - PLAN_SHARE) * (start + LINES_BATCH) / len(listed))
+        kept = min(start + LINES_BATCH, len(listed))  # the last batch may be short
+        progress(READ_SHARE + PLAN_SHARE + (1 - READ_SHARE - PLAN_SHARE) * kept / len(listed))
     counts = plan.counts
     _progress_save(
         pk,

@@ -12,7 +12,9 @@ from django.urls import reverse
 
 from core.models import Job
 from integration.ari.csv_parse import ARI_CSV_COLUMNS, ari_csv_read
+from integration.ari.models import AriImportStatus
 from integration.ari.models_prices import PriceGuard
+from integration.ari.services import imports
 from integration.ari.services.csv_import import ari_csv_apply, ari_csv_plan
 from integration.ari.services.imports import APPLY_TASK, CHECK_TASK, ari_import_apply, ari_import_check
 from integration.models import (
@@ -454,6 +456,30 @@ def test_the_page_follows_the_check_until_it_is_done(staff_client, property_a, r
     done = staff_client.get(import_url("import_progress", ari_import)).json()
     assert (done["status"], done["running"], done["percent"]) == ("checked", False, 100)
     assert 'id="ari-import-progress"' not in staff_client.get(import_url("import_page", ari_import)).content.decode()
+
+
+def test_the_checks_progress_never_passes_the_whole(staff_client, property_a, rows, monkeypatch):
+    """Every step written is between 0 and 1000 per mille, in order: a short last batch of listed lines once
+    wrote hundreds of times the whole (smallint out of range on PostgreSQL: the check failed) whenever a slow
+    machine let half a second pass before it."""
+    written = []
+    save = imports._progress_save
+
+    def recorded(import_id, **fields):
+        if "permille" in fields:
+            written.append(fields["permille"])
+        save(import_id, **fields)
+
+    monkeypatch.setattr(imports, "PROGRESS_SECONDS", 0)
+    monkeypatch.setattr(imports, "_progress_save", recorded)
+    room_type, _standalone, _ = rows[0]
+
+    ari_import = checked(staff_client, property_a, csv_text(f"availability,{room_type.vendor_id},,,{day(1)},9,"))
+
+    assert ari_import.status == AriImportStatus.CHECKED
+    assert written == sorted(written)
+    assert written[0] >= 0
+    assert written[-1] == 1000
 
 
 def test_the_error_file_has_the_lines_as_written_and_uploads_again_once_corrected(staff_client, property_a, rows):
