@@ -6,6 +6,7 @@ import time
 import pytest
 from celery.contrib.testing.worker import start_worker
 from celery.signals import task_postrun, task_prerun
+from celery.worker import state as worker_state
 from django.core.servers.basehttp import WSGIRequestHandler
 from django.db import connection
 
@@ -102,18 +103,27 @@ _running = _Running()
 
 @pytest.fixture
 def worker(celery_worker_thread, hub, fast_sync):
-    """The worker, with an empty queue and an empty hub for this test; at its end the queue is purged and
-    the worker's running task (and what it queued) has ended, so that none holds rows when the test's
-    database is emptied (a task taking row locks then deadlocked the flush) or runs into the next test."""
+    """The worker, with an empty queue and an empty hub for this test; at its end nothing of the test's is
+    left in the worker (worker_quieted), so that no task holds rows when the test's database is emptied (a
+    task taking row locks then deadlocked the flush) or runs into the next test."""
     celery_app.control.purge()
     # The sweeper has seen this broker before, as in a running system: what the purge removed was no
     # Redis restarted empty (whose first sweep queues every pending row). Without it, the first sweep in a
     # Redis database (each xdist worker has its own) took the test's queued send for a lost one.
     broker_lost_messages("hub-sync")
     yield
+    worker_quieted()
+
+
+def worker_quieted():
+    """The worker thread left with nothing of the test's: its tasks held for a countdown revoked (the
+    worker is shared by the module: they would run in a later test), its queue purged, and its running task
+    (and what that queued) ended, waiting at most 10 s."""
     deadline, idle = time.monotonic() + 10, 0
     while idle < 3 and time.monotonic() < deadline:
         celery_app.control.purge()  # what the running task queued meanwhile
+        for request in list(worker_state.scheduled_requests):
+            worker_state.revoked.add(request.id)  # Celery's own check discards it when its countdown ends
         idle = 0 if _running.count else idle + 1
         time.sleep(0.05)
 
